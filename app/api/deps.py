@@ -1,0 +1,46 @@
+"""FastAPI dependencies: the service container and the caller's workspace."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from app.auth.keys import KeyService, Principal
+from app.claims.predicates import PredicateService
+from app.claims.service import ClaimService
+from app.documents.service import DocumentService
+from app.graph.client import GraphClient
+
+
+@dataclass
+class Services:
+    graph: GraphClient
+    keys: KeyService
+    claims: ClaimService
+    predicates: PredicateService
+    documents: DocumentService
+
+
+def services(request: Request) -> Services:
+    return request.app.state.services
+
+
+def principal(
+    request: Request,
+    authorization: Annotated[str | None, Header()] = None,
+    x_donto_workspace: Annotated[str | None, Header()] = None,
+) -> Principal:
+    key = None
+    if authorization and authorization[:7].lower() == "bearer ":
+        key = authorization[7:].strip()
+    return services(request).keys.authenticate(key, x_donto_workspace)
+
+
+def workspace(p: Annotated[Principal, Depends(principal)]) -> str:
+    return p.workspace
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+WorkspaceDep = Annotated[str, Depends(workspace)]

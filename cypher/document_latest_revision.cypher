@@ -1,0 +1,16 @@
+// The newest revision of a document: by external id, or (without one) by identical text.
+// Parameters: $workspace, $external_id (string or null), $sha256
+// Returns: id, revision, sha256 — at most one row
+CALL () {
+  WITH 1 AS _ WHERE $external_id IS NOT NULL
+  MATCH (d:Document {workspace: $workspace, externalId: $external_id})
+  RETURN d
+  UNION
+  WITH 1 AS _ WHERE $external_id IS NULL
+  MATCH (d:Document {workspace: $workspace, sha256: $sha256})
+  WHERE d.externalId IS NULL
+  RETURN d
+}
+RETURN d.id AS id, d.revision AS revision, d.sha256 AS sha256
+ORDER BY revision DESC
+LIMIT 1

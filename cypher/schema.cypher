@@ -1,0 +1,32 @@
+// donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
+// schema-version: 1
+// Every statement is IF NOT EXISTS or MERGE, so applying twice changes nothing.
+
+// Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
+CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
+CREATE INDEX claim_content_key IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.contentKey);
+CREATE INDEX claim_subject_predicate IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.subject, c.predicate);
+CREATE INDEX claim_predicate IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.predicate);
+CREATE INDEX claim_object IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.object);
+CREATE INDEX claim_workspace_id IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.id);
+
+// Entities: subjects and entity objects of claims, one node per key and workspace.
+CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.workspace, e.key) IS UNIQUE;
+
+// The predicate registry (cardinality 'one' | 'many', aliases).
+CREATE CONSTRAINT predicate_name IF NOT EXISTS FOR (p:Predicate) REQUIRE (p.workspace, p.name) IS UNIQUE;
+
+// Registered source text, one node per revision, and the character spans claims cite.
+CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:Document) REQUIRE d.id IS UNIQUE;
+CREATE INDEX document_external_id IF NOT EXISTS FOR (d:Document) ON (d.workspace, d.externalId);
+CREATE INDEX document_sha256 IF NOT EXISTS FOR (d:Document) ON (d.workspace, d.sha256);
+CREATE CONSTRAINT span_id IF NOT EXISTS FOR (s:Span) REQUIRE s.id IS UNIQUE;
+
+// API keys bound to a workspace, stored as sha256 of the key.
+CREATE CONSTRAINT api_key_hash IF NOT EXISTS FOR (k:ApiKey) REQUIRE k.keyHash IS UNIQUE;
+
+// The transaction-time clock: one node, locked by every write (see transaction_time_next.cypher).
+CREATE CONSTRAINT transaction_clock_name IF NOT EXISTS FOR (t:TransactionClock) REQUIRE t.name IS UNIQUE;
+MERGE (:TransactionClock {name: 'donto'});
+
+CREATE CONSTRAINT schema_name IF NOT EXISTS FOR (s:DontoSchema) REQUIRE s.name IS UNIQUE;
