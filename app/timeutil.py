@@ -27,8 +27,13 @@ def parse_instant(value: str) -> datetime:
 
 
 def to_native(value: Any) -> Any:
-    """neo4j.time values -> datetime/date; anything else unchanged."""
-    return value.to_native() if hasattr(value, "to_native") else value
+    """neo4j.time values -> datetime/date; anything else unchanged. Date-times come back with a
+    fixed UTC offset: the driver sends a named zone ("UTC") as a different kind of value, and
+    Neo4j never finds a zoned and an offset date-time equal."""
+    value = value.to_native() if hasattr(value, "to_native") else value
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(timezone.utc)
+    return value
 
 
 def iso(value: Any) -> str | None:

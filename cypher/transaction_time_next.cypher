@@ -7,7 +7,7 @@
 // Returns: recorded_at (datetime, UTC)
 MATCH (clock:TransactionClock {name: 'donto'})
 SET clock.lock = true
-WITH clock, datetime.truncate('microsecond', datetime.realtime('UTC')) AS now
+WITH clock, datetime.truncate('microsecond', datetime.realtime('Z')) AS now
 SET clock.last = CASE
       WHEN clock.last IS NULL OR now > clock.last THEN now
       ELSE clock.last + duration({microseconds: 1})

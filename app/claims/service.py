@@ -156,14 +156,20 @@ def claim_from_node(props: dict[str, Any]) -> Claim:
     )
 
 
+CURSOR_PREFIX = "after:"
+
+
 def encode_cursor(last_id: str) -> str:
-    return base64.urlsafe_b64encode(last_id.encode()).decode().rstrip("=")
+    return base64.urlsafe_b64encode((CURSOR_PREFIX + last_id).encode()).decode().rstrip("=")
 
 
 def decode_cursor(cursor: str | None) -> str | None:
     if not cursor:
         return None
     try:
-        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8")
+        text = base64.b64decode(cursor + "=" * (-len(cursor) % 4), altchars=b"-_", validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise InvalidInput("cursor is not one this API handed out", field="cursor") from None
+        text = ""
+    if not text.startswith(CURSOR_PREFIX):
+        raise InvalidInput("cursor is not one this API handed out", field="cursor")
+    return text.removeprefix(CURSOR_PREFIX)

@@ -1,0 +1,30 @@
+"""`donto bench ...` subcommands."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_bench_commands(sub: argparse._SubParsersAction) -> None:
+    bench = sub.add_parser("bench", help="benchmarks that print figures")
+    kinds = bench.add_subparsers(dest="bench", required=True)
+
+    ingest = kinds.add_parser("ingest", help="write claims through REST, time as-of lookups")
+    ingest.add_argument("--claims", type=int, default=100_000)
+    ingest.add_argument("--batch", type=int, default=1000)
+    ingest.add_argument("--lookups", type=int, default=2000)
+    ingest.add_argument("--seed", type=int, default=7)
+    ingest.set_defaults(run_bench=_lazy("bench.ingest"))
+
+    for kind in kinds.choices.values():
+        kind.add_argument("--throwaway", action=argparse.BooleanOptionalAction, default=True,
+                          help="run against a fresh local Neo4j (default) instead of the configured one")
+
+
+def _lazy(module: str):
+    def run(settings, args):
+        import importlib
+
+        return importlib.import_module(module).run(settings, args)
+
+    return run

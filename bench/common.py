@@ -1,0 +1,84 @@
+"""Shared benchmark plumbing: a donto API served on a free local port, and latency summaries."""
+
+from __future__ import annotations
+
+import socket
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+
+import httpx
+from pydantic import SecretStr
+
+from app.settings import PROJECT_ROOT, ApiSettings, Neo4jSettings, Settings
+
+BENCH_KEY = "bench-admin-key"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def bench_settings(settings: Settings, throwaway: bool) -> Iterator[Settings]:
+    """The configured Neo4j, or (throwaway=True) a fresh local server that is removed afterwards."""
+    if not throwaway:
+        yield settings.model_copy(update={"api": ApiSettings(api_key=SecretStr(BENCH_KEY))})
+        return
+    from app.neo4j_local import throwaway_server
+
+    runtime = settings.local_neo4j.runtime
+    with throwaway_server(runtime if runtime.is_absolute() else PROJECT_ROOT / runtime) as (uri, user, password):
+        yield settings.model_copy(update={
+            "neo4j": Neo4jSettings(uri=uri, user=user, password=SecretStr(password)),
+            "api": ApiSettings(api_key=SecretStr(BENCH_KEY), max_body_bytes=64 * 1024 * 1024),
+        })
+
+
+@contextmanager
+def served_api(settings: Settings) -> Iterator[httpx.Client]:
+    """donto's REST API under uvicorn on a free port, in this process; yields an authorised client."""
+    import uvicorn
+
+    from app.api.main import create_app
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the API did not start")
+        time.sleep(0.05)
+    try:
+        key = settings.api.api_key.get_secret_value()
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600,
+                          headers={"Authorization": f"Bearer {key}", "X-Donto-Workspace": "bench"}) as client:
+            yield client
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def percentile(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))]
+
+
+def summary_ms(samples: list[float]) -> str:
+    ms = [s * 1000 for s in samples]
+    return f"p50 {statistics.median(ms):7.2f} ms   p99 {percentile(ms, 99):7.2f} ms   (n={len(ms)})"
+
+
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+__all__ = ["bench_settings", "served_api", "summary_ms", "percentile", "timed", "nullcontext"]

@@ -1,0 +1,79 @@
+"""`donto bench ingest`: write N claims through REST in batches, then time as-of lookups.
+
+Prints claims/s for the writes and, measured interleaved in the same run, p50/p99 of
+- the as-of listing through REST (GET /v1/claims?subject=&predicate=&valid_at=&known_at=),
+- the same as-of Cypher query through the driver (no HTTP),
+- a bare indexed node lookup (MATCH (c:Claim {id: $id})) through the driver,
+and the ratio of the as-of query to the bare lookup.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import datetime, timedelta, timezone
+
+from bench.common import bench_settings, served_api, summary_ms, timed
+from app.graph.client import GraphClient
+from app.settings import Settings
+
+PREDICATES = [f"p{i:02d}" for i in range(20)]
+BASE = datetime(2020, 1, 1, tzinfo=timezone.utc)
+
+
+def synthetic_claim(rng: random.Random, subjects: int) -> dict:
+    start = BASE + timedelta(days=rng.randrange(0, 1500))
+    claim = {
+        "subject": f"entity-{rng.randrange(subjects)}",
+        "predicate": rng.choice(PREDICATES),
+        "valid_from": start.isoformat(),
+        "confidence": round(rng.random(), 3),
+    }
+    if rng.random() < 0.5:
+        claim["valid_to"] = (start + timedelta(days=rng.randrange(1, 400))).isoformat()
+    if rng.random() < 0.7:
+        claim["object"] = {"entity": f"entity-{rng.randrange(subjects)}"}
+    else:
+        claim["object"] = {"literal": {"value": rng.randrange(10**6), "datatype": "xsd:integer"}}
+    return claim
+
+
+def run(settings: Settings, args) -> int:
+    rng = random.Random(args.seed)
+    subjects = max(1, args.claims // 10)
+    with bench_settings(settings, args.throwaway) as s, served_api(s) as http, GraphClient(s) as graph:
+        ids: list[str] = []
+        recorded: list[str] = []
+        started = time.perf_counter()
+        for offset in range(0, args.claims, args.batch):
+            batch = [synthetic_claim(rng, subjects) for _ in range(min(args.batch, args.claims - offset))]
+            response = http.post("/v1/claims", json={"claims": batch})
+            response.raise_for_status()
+            body = response.json()
+            ids += [c["id"] for c in body["claims"]]
+            recorded.append(body["recorded_at"])
+        elapsed = time.perf_counter() - started
+        print(f"ingest: {args.claims} claims in batches of {args.batch}: {elapsed:.1f} s, "
+              f"{args.claims / elapsed:,.0f} claims/s")
+
+        rest, cypher, bare = [], [], []
+        for _ in range(args.lookups):
+            subject, predicate = f"entity-{rng.randrange(subjects)}", rng.choice(PREDICATES)
+            valid_at = (BASE + timedelta(days=rng.randrange(0, 1800))).isoformat()
+            known_at = rng.choice(recorded)
+            params = {"subject": subject, "predicate": predicate, "valid_at": valid_at, "known_at": known_at}
+            rest.append(timed(lambda: http.get("/v1/claims", params=params).raise_for_status()))
+            cypher.append(timed(lambda: graph.read_query(
+                "claims_as_of", workspace="bench", subject=subject, predicate=predicate, object=None,
+                valid_at=datetime.fromisoformat(valid_at), known_at=datetime.fromisoformat(known_at.replace("Z", "+00:00")),
+                include_retracted=False, after=None, limit=101)))
+            claim_id = rng.choice(ids)
+            bare.append(timed(lambda: graph.read_query("claim_by_id", workspace="bench", id=claim_id)))
+        print(f"as-of lookup, REST      : {summary_ms(rest)}")
+        print(f"as-of lookup, Cypher    : {summary_ms(cypher)}")
+        print(f"bare indexed lookup     : {summary_ms(bare)}")
+        import statistics
+
+        print(f"ratio as-of Cypher / bare lookup (p50): {statistics.median(cypher) / statistics.median(bare):.2f}x;"
+              f" REST / bare: {statistics.median(rest) / statistics.median(bare):.2f}x")
+    return 0

@@ -1,0 +1,63 @@
+"""Every graph test runs against a real Neo4j server:
+- default: a throwaway local Neo4j Community started for the session from the Maven-resolved jars;
+- DONTO_TEST_NEO4J=docker: a testcontainers Neo4jContainer (neo4j:5.26-community), needs a Docker engine;
+- DONTO_TEST_NEO4J=external: the server named by NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD.
+Tests share one database and isolate themselves by workspace, so none needs a wipe."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import SecretStr
+
+from support import ADMIN_KEY, Api
+
+from app.settings import PROJECT_ROOT, ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
+
+@pytest.fixture(scope="session")
+def neo4j_connection() -> Iterator[tuple[str, str, str]]:
+    mode = os.environ.get("DONTO_TEST_NEO4J", "local")
+    if mode == "docker":
+        from testcontainers.neo4j import Neo4jContainer
+
+        with Neo4jContainer("neo4j:5.26-community") as container:
+            yield container.get_connection_url(), "neo4j", container.password
+    elif mode == "external":
+        yield os.environ["NEO4J_URI"], os.environ.get("NEO4J_USER", "neo4j"), os.environ["NEO4J_PASSWORD"]
+    else:
+        from app.neo4j_local import throwaway_server
+
+        runtime = LocalNeo4jSettings().runtime
+        with throwaway_server(runtime if runtime.is_absolute() else PROJECT_ROOT / runtime) as connection:
+            yield connection
+
+
+@pytest.fixture(scope="session")
+def settings(neo4j_connection) -> Settings:
+    uri, user, password = neo4j_connection
+    return Settings(
+        neo4j=Neo4jSettings(uri=uri, user=user, password=SecretStr(password), database="neo4j"),
+        api=ApiSettings(api_key=SecretStr(ADMIN_KEY), max_body_bytes=1024 * 1024),
+    )
+
+
+@pytest.fixture(scope="session")
+def client(settings) -> Iterator[TestClient]:
+    from app.api.main import create_app
+
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def workspace() -> str:
+    return "t-" + uuid.uuid4().hex[:12]
+
+
+@pytest.fixture
+def api(client, workspace) -> Api:
+    return Api(client, workspace)

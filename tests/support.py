@@ -1,0 +1,47 @@
+"""Helpers shared by the tests."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+ADMIN_KEY = "test-admin-key"
+
+
+class Api:
+    """The REST API as one workspace's admin caller sees it."""
+
+    def __init__(self, client: TestClient, workspace: str, key: str = ADMIN_KEY):
+        self.client = client
+        self.workspace = workspace
+        self.headers = {"Authorization": f"Bearer {key}", "X-Donto-Workspace": workspace}
+
+    def request(self, method: str, path: str, **kw):
+        return self.client.request(method, path, headers={**self.headers, **kw.pop("headers", {})}, **kw)
+
+    def get(self, path: str, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, **kw):
+        return self.request("POST", path, **kw)
+
+    def put(self, path: str, **kw):
+        return self.request("PUT", path, **kw)
+
+    def write(self, *claims: dict) -> dict:
+        response = self.post("/v1/claims", json={"claims": list(claims)})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def list(self, **params) -> list[dict]:
+        response = self.get("/v1/claims", params=params)
+        assert response.status_code == 200, response.text
+        return response.json()["claims"]
+
+
+def claim(subject: str, predicate: str, obj: str | None = None, **extra) -> dict:
+    """A claim body with an entity object (or pass object=... for a literal)."""
+    body = {"subject": subject, "predicate": predicate}
+    if obj is not None:
+        body["object"] = {"entity": obj}
+    body.update(extra)
+    return body
