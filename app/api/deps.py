@@ -11,7 +11,9 @@ from app.auth.keys import KeyService, Principal
 from app.claims.predicates import PredicateService
 from app.claims.service import ClaimService
 from app.documents.service import DocumentService
+from app.explore.service import ExploreService
 from app.graph.client import GraphClient
+from app.walk.service import WalkService
 
 
 @dataclass
@@ -21,6 +23,8 @@ class Services:
     claims: ClaimService
     predicates: PredicateService
     documents: DocumentService
+    walk: WalkService
+    explore: ExploreService
 
 
 def services(request: Request) -> Services:

@@ -9,12 +9,14 @@ from fastapi import FastAPI
 from app.api import errors
 from app.api.body_limit import BodySizeLimit
 from app.api.deps import Services
-from app.api.routers import claims, health, registry
+from app.api.routers import claims, health, registry, walk
 from app.auth.keys import KeyService
 from app.claims.predicates import PredicateService
 from app.claims.service import ClaimService
 from app.documents.service import DocumentService
+from app.explore.service import ExploreService
 from app.graph.client import GraphClient
+from app.walk.service import WalkService
 from app.settings import APP_VERSION, Settings, load_settings
 
 
@@ -28,6 +30,8 @@ def build_services(settings: Settings) -> Services:
         claims=ClaimService(graph),
         predicates=PredicateService(graph),
         documents=DocumentService(graph),
+        walk=WalkService(graph),
+        explore=ExploreService(graph),
     )
 
 
@@ -48,7 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Graph-database-native memory for AI agents, on Neo4j.")
     app.state.settings = settings
     errors.install(app)
-    for router in (health.router, claims.router, registry.router):
+    for router in (health.router, walk.router, claims.router, registry.router):
         app.include_router(router)
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
     return app

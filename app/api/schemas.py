@@ -164,6 +164,7 @@ class ClaimOut(BaseModel):
     contradicted_by: list[str] | None = None
     superseded_by: list[str] | None = None
     evidence: list[EvidenceOut] | None = None
+    corroboration: dict[str, int] | None = None
 
     @classmethod
     def from_domain(cls, claim: Claim) -> "ClaimOut":
@@ -182,6 +183,10 @@ class ClaimOut(BaseModel):
         if claim.links:
             detail = {field: claim.links[key] for field, key in links.items()}
             detail["evidence"] = [EvidenceOut(**vars(e)) for e in claim.evidence]
+            detail["corroboration"] = {
+                "supported_by": len(claim.links["supportedBy"]),
+                "contradictions": len(set(claim.links["contradictedBy"]) | set(claim.links["contradicts"])),
+            }
         return cls(
             id=claim.id, subject=claim.subject, predicate=claim.predicate, object=obj,
             context=claim.context, confidence=claim.confidence,
@@ -218,3 +223,44 @@ class DocumentOut(BaseModel):
     id: str
     revision: int
     sha256: str
+
+
+class StatusIn(Strict):
+    ids: list[Id] = Field(min_length=1, max_length=1000)
+    valid_at: Instant | None = None
+    known_at: Instant | None = None
+    max_depth: int = Field(default=32, ge=0, le=32)
+    fan_out: int = Field(default=64, ge=1, le=10_000)
+
+
+class ReasonOut(BaseModel):
+    claim_id: str
+    depth: int
+    path: list[str]
+    kind: str
+    by: list[str]
+
+
+class ContestedOut(BaseModel):
+    claim_id: str
+    by: list[str]
+
+
+class StatusOut(BaseModel):
+    claim_id: str
+    status: str
+    reasons: list[ReasonOut]
+    contested: list[ContestedOut]
+    walked: int
+    truncated: bool
+    skipped: int
+
+    @classmethod
+    def from_domain(cls, s) -> "StatusOut":
+        return cls(claim_id=s.claim_id, status=s.status, reasons=[ReasonOut(**vars(r)) for r in s.reasons],
+                   contested=[ContestedOut(**c) for c in s.contested], walked=s.walked,
+                   truncated=s.truncated, skipped=s.skipped)
+
+
+class StatusBatchOut(BaseModel):
+    statuses: list[StatusOut]

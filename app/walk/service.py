@@ -1,0 +1,99 @@
+"""The premise walk: the epistemic status of claims, scoped to valid time and transaction time.
+The walk itself is one Cypher query (cypher/claim_status.cypher); this module checks the inputs
+and shapes its rows into reasons."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from app.errors import InvalidInput
+from app.graph.client import GraphClient
+from app.timeutil import utc_now
+
+UNVERIFIED = "UNVERIFIED"
+POTENTIALLY_STALE = "POTENTIALLY_STALE"
+MAX_DEPTH = 32  # the bound written into the query's quantifier
+DEFAULT_FAN_OUT = 64
+MAX_IDS = 1000
+
+
+@dataclass(frozen=True)
+class Reason:
+    claim_id: str
+    depth: int
+    path: list[str]
+    kind: str  # superseded | retracted | expired
+    by: list[str]
+
+
+@dataclass
+class ClaimStatus:
+    claim_id: str
+    status: str
+    reasons: list[Reason] = field(default_factory=list)
+    contested: list[dict] = field(default_factory=list)
+    walked: int = 0
+    truncated: bool = False
+    skipped: int = 0
+
+
+class WalkService:
+    def __init__(self, graph: GraphClient):
+        self.graph = graph
+
+    def status(
+        self,
+        workspace: str,
+        ids: Sequence[str],
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
+        max_depth: int = MAX_DEPTH,
+        fan_out: int = DEFAULT_FAN_OUT,
+    ) -> list[ClaimStatus]:
+        if not 0 <= max_depth <= MAX_DEPTH:
+            raise InvalidInput(f"max_depth is between 0 and {MAX_DEPTH}", field="max_depth")
+        if fan_out < 1:
+            raise InvalidInput("fan_out is at least 1", field="fan_out")
+        now = utc_now()
+        valid_at, known_at = valid_at or now, known_at or now
+        unique = list(dict.fromkeys(ids))
+        rows = self.graph.read_query(
+            "claim_status", workspace=workspace, ids=unique, valid_at=valid_at, known_at=known_at,
+            max_depth=max_depth, fan_out=fan_out,
+        )
+        by_id = {row["claimId"]: _shape(row) for row in rows}
+        missing = [i for i in unique if i not in by_id]
+        if missing:
+            self._explain_missing(workspace, list(ids), missing)
+        return [by_id[i] for i in ids]
+
+    def _explain_missing(self, workspace: str, ids: list[str], missing: list[str]) -> None:
+        existing = {r["id"] for r in self.graph.read_query("claims_existing", workspace=workspace, ids=missing)}
+        index = ids.index(missing[0])
+        field = "id" if len(ids) == 1 else f"ids[{index}]"
+        if missing[0] in existing:
+            raise InvalidInput(f"claim {missing[0]!r} was recorded after known_at", field="known_at")
+        raise InvalidInput(f"no claim {missing[0]!r} in this workspace", field=field)
+
+
+def _shape(row: dict) -> ClaimStatus:
+    reasons: list[Reason] = []
+    contested: list[dict] = []
+    for p in sorted(row["premises"], key=lambda p: (p["depth"], p["id"])):
+        trail = list(p["path"])
+        if p["supersededBy"]:
+            reasons.append(Reason(p["id"], p["depth"], trail, "superseded", sorted(p["supersededBy"])))
+        if p["retracted"]:
+            reasons.append(Reason(p["id"], p["depth"], trail, "retracted", []))
+        if p["expired"]:
+            reasons.append(Reason(p["id"], p["depth"], trail, "expired", []))
+        if p["contestedBy"]:
+            contested.append({"claim_id": p["id"], "by": sorted(p["contestedBy"])})
+    return ClaimStatus(
+        claim_id=row["claimId"],
+        status=POTENTIALLY_STALE if reasons else UNVERIFIED,
+        reasons=reasons, contested=contested,
+        walked=row["walked"], truncated=row["truncated"], skipped=row["skipped"],
+    )

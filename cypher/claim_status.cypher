@@ -1,0 +1,88 @@
+// Premise walk: is each claim still safe to act on at $valid_at, as donto knew it at $known_at?
+//
+// For each claim C in $ids (known at $known_at), walk C and every premise reachable over
+// DERIVED_FROM, each once, along a shortest path (cycles terminate). The walk continues only
+// through claims still known at $known_at (txFrom <= known_at < txTo) and follows at most
+// $fan_out premises of any claim (lowest ids first); deeper than $max_depth (<= 32) it stops.
+// Edges not followed are counted as skipped, never cut silently.
+// A premise P (C itself at depth 0) is out of date in scope when, at $valid_at as known at $known_at:
+//   superseded — a known claim valid at $valid_at with P's subject, a predicate of cardinality
+//                'one' equal to P's or an alias of it, a different object, and a later validFrom;
+//                or a known claim valid at $valid_at that names P in SUPERSEDES;
+//   retracted  — P's txTo <= $known_at;
+//   expired    — P's validTo <= $valid_at and no known claim of the same subject, predicate and
+//                object is valid at $valid_at.
+// Contested: known claims valid at $valid_at that CONTRADICT P (either direction).
+// Parameters: $workspace, $ids (list of claim ids), $valid_at, $known_at (datetimes),
+//             $max_depth (0..32), $fan_out (integer >= 1)
+// Returns: one row per claim known at $known_at: claimId, walked (claims on the walk),
+//          skipped (edges not followed), truncated (boolean),
+//          premises (list of {id, depth, path, retracted, expired, supersededBy, contestedBy}
+//          for walked claims that are out of date or contested)
+UNWIND $ids AS claimId
+MATCH (c:Claim {id: claimId})
+WHERE c.workspace = $workspace AND c.txFrom <= $known_at
+MATCH walk = ANY SHORTEST (c)(
+    (a:Claim)-[:DERIVED_FROM]->(b:Claim)
+    WHERE (a.txTo IS NULL OR a.txTo > $known_at)
+      AND COUNT { (a)-[:DERIVED_FROM]->(sibling:Claim) WHERE sibling.id < b.id } < $fan_out
+  ){0,32}(p:Claim)
+WITH c, p, length(walk) AS depth, [n IN nodes(walk) | n.id] AS path
+WHERE depth <= $max_depth
+WITH c, p, depth, path,
+     p.txTo IS NOT NULL AND p.txTo <= $known_at AS retracted,
+     p.validTo IS NOT NULL AND p.validTo <= $valid_at AS ended,
+     COUNT { (p)-[:DERIVED_FROM]->(:Claim) } AS premiseCount
+// The predicate family of P: its registry entry (by name or alias), else P's predicate alone.
+CALL (p) {
+  OPTIONAL MATCH (decl:Predicate)
+  WHERE decl.workspace = $workspace AND (decl.name = p.predicate OR p.predicate IN decl.aliases)
+  WITH decl ORDER BY decl.name = p.predicate DESC LIMIT 1
+  RETURN CASE WHEN decl IS NULL THEN [p.predicate] ELSE [decl.name] + coalesce(decl.aliases, []) END AS family,
+         coalesce(decl.cardinality, 'many') AS cardinality
+}
+CALL (p, family, cardinality) {
+  OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: p.subject})
+  WHERE cardinality = 'one' AND q.predicate IN family
+    AND (q.object <> p.object OR q.objectKind <> p.objectKind)
+    AND q.validFrom IS NOT NULL AND (p.validFrom IS NULL OR q.validFrom > p.validFrom)
+    AND q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
+    AND q.validFrom <= $valid_at AND (q.validTo IS NULL OR q.validTo > $valid_at)
+  RETURN collect(q.id) AS newerValues
+}
+CALL (p) {
+  OPTIONAL MATCH (q:Claim)-[:SUPERSEDES]->(p)
+  WHERE q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
+    AND (q.validFrom IS NULL OR q.validFrom <= $valid_at) AND (q.validTo IS NULL OR q.validTo > $valid_at)
+  RETURN collect(q.id) AS namedBy
+}
+CALL (p, family, ended) {
+  OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: p.subject})
+  WHERE ended
+    AND q.predicate IN family AND q.object = p.object AND q.objectKind = p.objectKind
+    AND q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
+    AND (q.validFrom IS NULL OR q.validFrom <= $valid_at) AND (q.validTo IS NULL OR q.validTo > $valid_at)
+  WITH ended, count(q) AS continuations
+  RETURN ended AND continuations = 0 AS expired
+}
+CALL (p) {
+  OPTIONAL MATCH (q:Claim)-[:CONTRADICTS]-(p)
+  WHERE q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
+    AND (q.validFrom IS NULL OR q.validFrom <= $valid_at) AND (q.validTo IS NULL OR q.validTo > $valid_at)
+  RETURN collect(DISTINCT q.id) AS contestedBy
+}
+WITH c, p, depth, path, retracted, expired, contestedBy,
+     newerValues + [id IN namedBy WHERE NOT id IN newerValues] AS supersededBy,
+     CASE
+       WHEN retracted THEN 0
+       WHEN depth >= $max_depth THEN premiseCount
+       WHEN premiseCount > $fan_out THEN premiseCount - $fan_out
+       ELSE 0
+     END AS skippedHere
+WITH c,
+     count(p) AS walked,
+     sum(skippedHere) AS skipped,
+     collect(CASE WHEN retracted OR expired OR size(supersededBy) > 0 OR size(contestedBy) > 0
+                  THEN {id: p.id, depth: depth, path: path, retracted: retracted, expired: expired,
+                        supersededBy: supersededBy, contestedBy: contestedBy} END) AS premises
+RETURN c.id AS claimId, walked, skipped, skipped > 0 AS truncated, premises
