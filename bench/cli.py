@@ -16,6 +16,13 @@ def add_bench_commands(sub: argparse._SubParsersAction) -> None:
     ingest.add_argument("--seed", type=int, default=7)
     ingest.set_defaults(run_bench=_lazy("bench.ingest"))
 
+    walk = kinds.add_parser("walk", help="premise-walk status latency on a large claim graph")
+    walk.add_argument("--claims", type=int, default=1_000_000)
+    walk.add_argument("--samples", type=int, default=2000)
+    walk.add_argument("--batch-ids", type=int, default=100)
+    walk.add_argument("--seed", type=int, default=11)
+    walk.set_defaults(run_bench=_lazy("bench.walk"))
+
     for kind in kinds.choices.values():
         kind.add_argument("--throwaway", action=argparse.BooleanOptionalAction, default=True,
                           help="run against a fresh local Neo4j (default) instead of the configured one")

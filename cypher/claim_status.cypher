@@ -19,6 +19,11 @@
 //          skipped (edges not followed), truncated (boolean),
 //          premises (list of {id, depth, path, retracted, expired, supersededBy, contestedBy}
 //          for walked claims that are out of date or contested)
+// The predicate registry of the workspace, read once: name, aliases, cardinality.
+CALL () {
+  OPTIONAL MATCH (decl:Predicate {workspace: $workspace})
+  RETURN collect(decl {.name, .aliases, .cardinality}) AS registry
+}
 UNWIND $ids AS claimId
 MATCH (c:Claim {id: claimId})
 WHERE c.workspace = $workspace AND c.txFrom <= $known_at
@@ -27,22 +32,21 @@ MATCH walk = ANY SHORTEST (c)(
     WHERE (a.txTo IS NULL OR a.txTo > $known_at)
       AND COUNT { (a)-[:DERIVED_FROM]->(sibling:Claim) WHERE sibling.id < b.id } < $fan_out
   ){0,32}(p:Claim)
-WITH c, p, length(walk) AS depth, [n IN nodes(walk) | n.id] AS path
+WITH registry, c, p, length(walk) AS depth, [n IN nodes(walk) | n.id] AS path
 WHERE depth <= $max_depth
-WITH c, p, depth, path,
+WITH registry, c, p, depth, path,
      p.txTo IS NOT NULL AND p.txTo <= $known_at AS retracted,
      p.validTo IS NOT NULL AND p.validTo <= $valid_at AS ended,
      COUNT { (p)-[:DERIVED_FROM]->(:Claim) } AS premiseCount
-// The predicate family of P: its registry entry (by name or alias), else P's predicate alone.
-CALL (p) {
-  OPTIONAL MATCH (decl:Predicate)
-  WHERE decl.workspace = $workspace AND (decl.name = p.predicate OR p.predicate IN decl.aliases)
-  WITH decl ORDER BY decl.name = p.predicate DESC LIMIT 1
-  RETURN CASE WHEN decl IS NULL THEN [p.predicate] ELSE [decl.name] + coalesce(decl.aliases, []) END AS family,
-         coalesce(decl.cardinality, 'many') AS cardinality
-}
+// The predicate family of P: its registry entry (by name, else by alias), else P's predicate alone.
+WITH c, p, depth, path, retracted, ended, premiseCount,
+     head([d IN registry WHERE d.name = p.predicate] + [d IN registry WHERE p.predicate IN d.aliases]) AS decl
+WITH c, p, depth, path, retracted, ended, premiseCount,
+     CASE WHEN decl IS NULL THEN [p.predicate] ELSE [decl.name] + coalesce(decl.aliases, []) END AS family,
+     coalesce(decl.cardinality, 'many') AS cardinality
 CALL (p, family, cardinality) {
   OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: p.subject})
+  USING INDEX q:Claim(workspace, subject, predicate)
   WHERE cardinality = 'one' AND q.predicate IN family
     AND (q.object <> p.object OR q.objectKind <> p.objectKind)
     AND q.validFrom IS NOT NULL AND (p.validFrom IS NULL OR q.validFrom > p.validFrom)
@@ -57,13 +61,17 @@ CALL (p) {
   RETURN collect(q.id) AS namedBy
 }
 CALL (p, family, ended) {
+  WITH p, family, ended WHERE ended
   OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: p.subject})
-  WHERE ended
-    AND q.predicate IN family AND q.object = p.object AND q.objectKind = p.objectKind
+  USING INDEX q:Claim(workspace, subject, predicate)
+  WHERE q.predicate IN family AND q.object = p.object AND q.objectKind = p.objectKind
     AND q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
     AND (q.validFrom IS NULL OR q.validFrom <= $valid_at) AND (q.validTo IS NULL OR q.validTo > $valid_at)
   WITH ended, count(q) AS continuations
-  RETURN ended AND continuations = 0 AS expired
+  RETURN continuations = 0 AS expired
+  UNION
+  WITH ended WHERE NOT ended
+  RETURN false AS expired
 }
 CALL (p) {
   OPTIONAL MATCH (q:Claim)-[:CONTRADICTS]-(p)

@@ -15,6 +15,7 @@ CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.workspace, 
 
 // The predicate registry (cardinality 'one' | 'many', aliases).
 CREATE CONSTRAINT predicate_name IF NOT EXISTS FOR (p:Predicate) REQUIRE (p.workspace, p.name) IS UNIQUE;
+CREATE INDEX predicate_workspace IF NOT EXISTS FOR (p:Predicate) ON (p.workspace);
 
 // Registered source text, one node per revision, and the character spans claims cite.
 CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:Document) REQUIRE d.id IS UNIQUE;
