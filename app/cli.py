@@ -105,9 +105,13 @@ def cmd_neo4j(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_schema(settings: Settings, args: argparse.Namespace) -> int:
     from app.graph.client import GraphClient
 
+    from app.embedding.encoder import Encoder
+
+    encoder = Encoder(settings.embedding)
     with GraphClient(settings) as graph:
         graph.verify()
-        print(f"schema version {graph.apply_schema()} applied")
+        version = graph.apply_schema(encoder.name, encoder.dimensions)
+        print(f"schema version {version} applied ({encoder.name}, {encoder.dimensions} dimensions)")
     return 0
 
 
@@ -117,7 +121,6 @@ def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
 
     with GraphClient(settings) as graph:
         graph.verify()
-        graph.apply_schema()
         print(KeyService(graph, admin_key=None).create(args.workspace))
     return 0
 

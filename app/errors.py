@@ -34,3 +34,7 @@ class Forbidden(DontoError):
 
 class BackendUnavailable(DontoError):
     code = "backend_unavailable"
+
+
+class SchemaMismatch(DontoError):
+    code = "schema_mismatch"

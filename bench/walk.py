@@ -20,6 +20,7 @@ from datetime import datetime, timedelta, timezone
 from app.claims.models import NewClaim
 from app.claims.predicates import PredicateService
 from app.claims.service import ClaimService
+from app.embedding.encoder import Encoder
 from app.graph.client import GraphClient
 from app.settings import Settings
 from app.walk.service import WalkService
@@ -76,7 +77,8 @@ def build(graph: GraphClient, total: int, rng: random.Random) -> list[str]:
 def run(settings: Settings, args) -> int:
     rng = random.Random(args.seed)
     with bench_settings(settings, args.throwaway) as s, GraphClient(s) as graph:
-        graph.apply_schema()
+        encoder = Encoder(s.embedding)
+        graph.apply_schema(encoder.name, encoder.dimensions)
         tips = build(graph, args.claims, rng)
         walk = WalkService(graph)
         valid_at = T0 + timedelta(days=700)

@@ -31,3 +31,24 @@ CREATE CONSTRAINT transaction_clock_name IF NOT EXISTS FOR (t:TransactionClock) 
 MERGE (:TransactionClock {name: 'donto'});
 
 CREATE CONSTRAINT schema_name IF NOT EXISTS FOR (s:DontoSchema) REQUIRE s.name IS UNIQUE;
+
+// Episodes: sessions of turns (NEXT in order), each turn split into sentence passages.
+CREATE CONSTRAINT session_id IF NOT EXISTS FOR (s:Session) REQUIRE s.id IS UNIQUE;
+CREATE CONSTRAINT session_key IF NOT EXISTS FOR (s:Session) REQUIRE (s.workspace, s.externalId) IS UNIQUE;
+CREATE CONSTRAINT turn_id IF NOT EXISTS FOR (t:Turn) REQUIRE t.id IS UNIQUE;
+CREATE CONSTRAINT turn_key IF NOT EXISTS FOR (t:Turn) REQUIRE (t.workspace, t.sessionExternalId, t.externalId) IS UNIQUE;
+CREATE CONSTRAINT passage_id IF NOT EXISTS FOR (p:Passage) REQUIRE p.id IS UNIQUE;
+
+// Recall: cosine vector indexes (dimension of the embedding model: run with
+// `:param embedding_dimensions => 384` for all-MiniLM-L6-v2) and one full-text index.
+// Quantisation off: these indexes are small, and exact vectors keep recall stable.
+CREATE VECTOR INDEX turn_embedding IF NOT EXISTS FOR (t:Turn) ON t.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
+CREATE VECTOR INDEX passage_embedding IF NOT EXISTS FOR (p:Passage) ON p.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
+CREATE VECTOR INDEX claim_embedding IF NOT EXISTS FOR (c:Claim) ON c.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
+CREATE FULLTEXT INDEX recall_text IF NOT EXISTS FOR (n:Turn|Passage|Claim) ON EACH [n.text];

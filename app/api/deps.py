@@ -11,20 +11,28 @@ from app.auth.keys import KeyService, Principal
 from app.claims.predicates import PredicateService
 from app.claims.service import ClaimService
 from app.documents.service import DocumentService
+from app.embedding.backlog import EmbeddingBacklog
+from app.embedding.encoder import Encoder
+from app.episodes.service import EpisodeService
 from app.explore.service import ExploreService
 from app.graph.client import GraphClient
+from app.recall.service import RecallService
 from app.walk.service import WalkService
 
 
 @dataclass
 class Services:
     graph: GraphClient
+    encoder: Encoder
+    backlog: EmbeddingBacklog
     keys: KeyService
     claims: ClaimService
     predicates: PredicateService
     documents: DocumentService
     walk: WalkService
     explore: ExploreService
+    episodes: EpisodeService
+    recall: RecallService
 
 
 def services(request: Request) -> Services:

@@ -264,3 +264,47 @@ class StatusOut(BaseModel):
 
 class StatusBatchOut(BaseModel):
     statuses: list[StatusOut]
+
+
+class SessionIn(Strict):
+    external_id: Key
+    started_at: Instant | None = None
+
+
+class TurnIn(Strict):
+    external_id: Key
+    speaker: Key
+    text: Annotated[str, StringConstraints(min_length=1, max_length=100_000)]
+    occurred_at: Instant | None = None
+
+
+class EpisodeIn(Strict):
+    session: SessionIn
+    turns: list[TurnIn] = Field(min_length=1, max_length=2000)
+
+
+class TurnOutcomeOut(BaseModel):
+    id: str
+    external_id: str
+    created: bool
+
+
+class EpisodeOut(BaseModel):
+    recorded_at: str
+    session_id: str
+    turns: list[TurnOutcomeOut]
+
+
+class RecallIn(Strict):
+    query: Annotated[str, StringConstraints(min_length=1, max_length=4000, pattern=r"\S")]
+    k: int = Field(default=20, ge=1, le=200)
+    valid_at: Instant | None = None
+    known_at: Instant | None = None
+    arms: list[Annotated[str, StringConstraints(max_length=64)]] | None = Field(default=None, max_length=10)
+    max_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
+    include_provenance: bool = False
+
+
+class RecallOut(BaseModel):
+    items: list[dict[str, Any]]
+    took_ms: float

@@ -33,15 +33,16 @@ class ClaimService:
             first_by_key.setdefault(claim.content_key, index)
         referenced = sorted({i for c in claims for link in LINKS for i in getattr(c, link)})
         documents = sorted({e.document_id for c in claims for e in c.evidence})
+        # Sources are immutable revisions, so spans are cut before the write transaction.
+        texts = {r["id"]: r["text"] for r in self.graph.read_query("documents_text", workspace=workspace, ids=documents)}
+        rows = [_row(index, claim, texts) for index, claim in enumerate(claims)
+                if first_by_key[claim.content_key] == index]
 
         def work(tx) -> tuple[datetime, dict[int, dict[str, Any]]]:
             recorded_at = next_transaction_time(self.graph, tx)
             known = {r["id"] for r in self.graph.run(tx, "claims_existing", workspace=workspace, ids=referenced)}
-            texts = {r["id"]: r["text"] for r in self.graph.run(tx, "documents_text", workspace=workspace, ids=documents)}
-            rows = []
-            for index, claim in enumerate(claims):
-                if first_by_key[claim.content_key] == index:
-                    rows.append(_row(index, claim, known, texts))
+            for row in rows:
+                _check_links(row, known)
             written = self.graph.run(tx, "claims_write", workspace=workspace, recorded_at=recorded_at, claims=rows)
             return recorded_at, {r["index"]: r for r in written}
 
@@ -108,11 +109,21 @@ class ClaimService:
         return claims, next_cursor
 
 
-def _row(index: int, claim: NewClaim, known: set[str], texts: dict[str, str]) -> dict[str, Any]:
-    for link in LINKS:
-        for j, target in enumerate(getattr(claim, link)):
+def _check_links(row: dict[str, Any], known: set[str]) -> None:
+    for link, key in zip(LINKS, ("derivedFrom", "supports", "contradicts", "supersedes")):
+        for j, target in enumerate(row[key]):
             if target not in known:
-                raise InvalidInput(f"no claim {target!r} in this workspace", field=f"claims[{index}].{link}[{j}]")
+                raise InvalidInput(f"no claim {target!r} in this workspace", field=f"claims[{row['index']}].{link}[{j}]")
+
+
+def claim_text(subject: str, predicate: str, obj: str, quotes: list[str]) -> str:
+    """A claim as one readable line (embedded and full-text indexed): the triple, then the words
+    its evidence cites."""
+    line = f"{subject} {predicate} {obj}"
+    return line + "".join(f' — "{q}"' for q in quotes)
+
+
+def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> dict[str, Any]:
     evidence = []
     for j, ev in enumerate(claim.evidence):
         text = texts.get(ev.document_id)
@@ -139,6 +150,7 @@ def _row(index: int, claim: NewClaim, known: set[str], texts: dict[str, str]) ->
         "derivedFrom": list(claim.derived_from), "supports": list(claim.supports),
         "contradicts": list(claim.contradicts), "supersedes": list(claim.supersedes),
         "evidence": evidence,
+        "text": claim_text(claim.subject, claim.predicate, claim.object_text, [e["text"] for e in evidence]),
     }
 
 

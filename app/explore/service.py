@@ -59,3 +59,33 @@ class ExploreService:
             "nodes": list(nodes.values()),
             "relationships": [{"type": t, "start": s, "end": e} for t, s, e in sorted(relationships)],
         }
+
+
+    def profile(self, workspace: str, key: str, valid_at: datetime | None = None,
+                known_at: datetime | None = None, limit: int = 1000) -> dict:
+        """Seed 000's dossier: what donto holds about one entity, grouped by predicate, dated,
+        contradictions shown side by side (never resolved), plus where the entity is the object."""
+        now = utc_now()
+        valid_at, known_at = valid_at or now, known_at or now
+        rows = self.graph.read_query("entity_profile", workspace=workspace, key=key, valid_at=valid_at,
+                                     known_at=known_at, limit=limit)
+        if not rows and not self.graph.read_query("entity_exists", workspace=workspace, key=key):
+            raise NotFound(f"no entity {key!r} in this workspace", field="key")
+        groups: dict[str, list[dict]] = {}
+        mentioned_in = []
+        for r in rows:
+            fact = {"id": r["id"], "valid_from": iso(r["validFrom"]), "valid_to": iso(r["validTo"]),
+                    "current": r["current"], "confidence": r["confidence"]}
+            if r["contradictedBy"]:
+                fact["contradicted_by"] = r["contradictedBy"]
+            if r["quotes"]:
+                fact["quotes"] = r["quotes"]
+            if r["direction"] == "subject":
+                groups.setdefault(r["predicate"], []).append({"object": r["object"], **fact})
+            else:
+                mentioned_in.append({"subject": r["subject"], "predicate": r["predicate"], **fact})
+        return {
+            "entity": key, "valid_at": iso(valid_at), "known_at": iso(known_at),
+            "predicates": [{"predicate": p, "claims": claims} for p, claims in groups.items()],
+            "mentioned_in": mentioned_in,
+        }

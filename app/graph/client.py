@@ -17,7 +17,7 @@ import neo4j
 from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
 from neo4j.exceptions import ServiceUnavailable, AuthError
 
-from app.errors import BackendUnavailable
+from app.errors import BackendUnavailable, SchemaMismatch
 from app.graph.queries import QueryLibrary, schema_statements
 from app.settings import APP_NAME, APP_VERSION, CYPHER_DIR, Settings
 
@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SCHEMA_FILE = "schema.cypher"
+VECTOR_INDEXES = ("turn_embedding", "passage_embedding", "claim_embedding")
 
 
 class GraphClient:
@@ -89,15 +90,24 @@ class GraphClient:
 
     # -- schema -------------------------------------------------------------------------------
 
-    def apply_schema(self) -> int:
-        """Apply cypher/schema.cypher (idempotent: every statement is IF NOT EXISTS / MERGE)."""
+    def apply_schema(self, embedding_model: str, embedding_dimensions: int) -> int:
+        """Apply cypher/schema.cypher (idempotent: every statement is IF NOT EXISTS / MERGE) and
+        check the vector indexes fit the embedding model."""
         statements = schema_statements(self.schema_file)
+        params = {"embedding_dimensions": embedding_dimensions}
         with self.driver.session(database=self.database) as session:
             for statement in statements:
-                session.run(neo4j.Query(statement, metadata=self._metadata("schema"))).consume()
+                session.run(neo4j.Query(statement, metadata=self._metadata("schema")), params).consume()
             session.run("CALL db.awaitIndexes(300)").consume()
+        held = {r["name"]: r["dimensions"] for r in self.read_query("vector_index_dimensions", names=list(VECTOR_INDEXES))}
+        wrong = sorted(name for name, dims in held.items() if dims != embedding_dimensions)
+        if wrong:
+            raise SchemaMismatch(
+                f"vector indexes {', '.join(wrong)} were built for another embedding model "
+                f"({held[wrong[0]]} dimensions, {embedding_model} has {embedding_dimensions}): run `donto reembed`")
         version = schema_version(self.schema_file)
-        self.write_query("schema_version_record", version=version)
+        self.write_query("schema_version_record", version=version, embedding_model=embedding_model,
+                         embedding_dimensions=embedding_dimensions)
         return version
 
 

@@ -17,4 +17,5 @@ def health(svc: ServicesDep) -> JSONResponse:
     except BackendUnavailable as exc:
         return JSONResponse({"status": "unavailable", "neo4j": "unreachable", "detail": exc.message},
                             status_code=503)
-    return JSONResponse({"status": "ok", "neo4j": "reachable", "schema_version": rows[0]["schemaVersion"]})
+    return JSONResponse({"status": "ok", "neo4j": "reachable", "schema_version": rows[0]["schemaVersion"],
+                         "embedding_model": rows[0]["embeddingModel"]})

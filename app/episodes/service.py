@@ -1,0 +1,117 @@
+"""Episodes: what an agent heard, kept whole. A session of turns; each turn split into sentence
+passages with character offsets and the dates their time expressions resolve to; turns and
+passages embedded for recall. Re-posting the same session and turn external ids writes nothing new."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from app.embedding.encoder import Encoder
+from app.episodes.text import format_date_tag, resolve_time_expressions, split_passages, summarize_dates
+from app.errors import InvalidInput
+from app.graph.client import GraphClient, next_transaction_time
+from app.timeutil import to_native, utc_now, uuid7
+
+
+@dataclass(frozen=True)
+class NewTurn:
+    external_id: str
+    speaker: str
+    text: str
+    occurred_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    external_id: str
+    id: str
+    created: bool
+
+
+@dataclass(frozen=True)
+class EpisodeResult:
+    recorded_at: datetime
+    session_id: str
+    turns: list[TurnOutcome]
+
+
+def embedding_text(speaker: str, text: str) -> str:
+    """What a turn or passage is embedded as: who said it matters to questions about people."""
+    return f"{speaker}: {text}"
+
+
+class EpisodeService:
+    def __init__(self, graph: GraphClient, encoder: Encoder):
+        self.graph = graph
+        self.encoder = encoder
+
+    def write(self, workspace: str, session_external_id: str, started_at: datetime | None,
+              turns: Sequence[NewTurn]) -> EpisodeResult:
+        seen: dict[str, int] = {}
+        for i, turn in enumerate(turns):
+            if turn.external_id in seen:
+                raise InvalidInput(f"turn external_id {turn.external_id!r} appears twice in this request",
+                                   field=f"turns[{i}].external_id")
+            seen[turn.external_id] = i
+        held = self.graph.read_query("episode_existing_turns", workspace=workspace,
+                                     session_external_id=session_external_id)
+        known = {t["externalId"]: t for t in held[0]["turns"]} if held else {}
+        session_start = started_at or (to_native(held[0]["startedAt"]) if held else None)
+        next_seq = max((t["seq"] for t in known.values()), default=-1) + 1
+        request_time = utc_now()
+
+        rows = []
+        for turn in turns:
+            if turn.external_id in known:
+                continue
+            rows.append(self._turn_row(turn, turn.occurred_at or session_start, next_seq, request_time))
+            next_seq += 1
+        self._embed(rows)
+
+        def work(tx):
+            recorded_at = next_transaction_time(self.graph, tx)
+            written = self.graph.run(tx, "episode_write", workspace=workspace, recorded_at=recorded_at,
+                                     session={"id": uuid7(), "externalId": session_external_id,
+                                              "startedAt": started_at},
+                                     turns=rows)
+            session = self.graph.run(tx, "episode_existing_turns", workspace=workspace,
+                                     session_external_id=session_external_id)[0]
+            return recorded_at, session["sessionId"], {w["externalId"]: w for w in written}
+
+        recorded_at, session_id, written = self.graph.write(work, name="episode_write")
+        outcomes = []
+        for turn in turns:
+            if turn.external_id in written:
+                w = written[turn.external_id]
+                outcomes.append(TurnOutcome(turn.external_id, w["id"], w["created"]))
+            else:
+                outcomes.append(TurnOutcome(turn.external_id, known[turn.external_id]["id"], False))
+        return EpisodeResult(recorded_at, session_id, outcomes)
+
+    def _turn_row(self, turn: NewTurn, occurred_at: datetime | None, seq: int, request_time: datetime) -> dict:
+        reference = occurred_at or request_time  # relative dates resolve against when it was said
+        passages = []
+        for span in split_passages(turn.text):
+            when = summarize_dates(resolve_time_expressions(span.text, reference), reference)
+            passages.append({
+                "id": uuid7(), "text": span.text, "start": span.start, "end": span.end,
+                "dateFrom": when.date_from, "dateTo": when.date_to, "dateGranularity": when.granularity,
+                "dateTag": format_date_tag(when.date_from, when.date_to, when.granularity),
+                "dateResolved": when.resolved, "datePhrase": when.phrase, "embedding": None,
+            })
+        return {
+            "id": uuid7(), "externalId": turn.external_id, "speaker": turn.speaker, "text": turn.text,
+            "occurredAt": occurred_at, "seq": seq, "embedding": None,
+            "sha256": hashlib.sha256(turn.text.encode("utf-8")).hexdigest(), "passages": passages,
+        }
+
+    def _embed(self, rows: list[dict]) -> None:
+        """One batched encoding for every new turn and passage, done before the write transaction."""
+        targets = [(row, row["speaker"], row["text"]) for row in rows]
+        targets += [(p, row["speaker"], p["text"]) for row in rows for p in row["passages"]]
+        vectors = self.encoder.encode([embedding_text(speaker, text) for _, speaker, text in targets])
+        for (target, _, _), vector in zip(targets, vectors):
+            target["embedding"] = vector

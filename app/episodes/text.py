@@ -1,0 +1,377 @@
+"""Episode text, pure Python: split a turn into sentence passages with character offsets, and
+resolve the time expressions in a passage ("yesterday", "last weekend", "May 8, 2023") against
+the turn's timestamp into a date or an inclusive date range.
+
+Relative expressions are small table-driven regex rules of our own (dateparser has no ranges and
+its search_dates finds dates in "may", "a second", "now", "we"); explicit calendar dates found by
+the rules are parsed by dateparser. Weeks run Monday to Sunday; seasons are northern-hemisphere
+three-month ranges. Where an expression is ambiguous between past and future ("in June",
+"on Saturday", "May 20") the passage's wording decides: future markers ("will", "'ll",
+"going to", "next", "tomorrow", ...) pick the next occurrence, anything else the latest one."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from functools import lru_cache
+from typing import Literal
+
+import dateparser
+
+Granularity = Literal["day", "week", "month", "year"]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A passage: text == original[start:end], trimmed, never empty."""
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class TimeMention:
+    """A resolved time expression; start/end index the text it was found in, date_to is inclusive."""
+    start: int
+    end: int
+    phrase: str
+    date_from: date
+    date_to: date
+    granularity: Granularity
+
+
+@dataclass(frozen=True)
+class PassageDate:
+    """The date or range a passage is about. resolved=False: no expression resolved, and the
+    range is just the reference (speech) day."""
+    date_from: date
+    date_to: date
+    granularity: Granularity
+    resolved: bool
+    phrase: str | None = None
+
+
+# ---------------------------------------------------------------------------------- passages
+
+MIN_WORDS = 3  # a fragment with fewer words ("Wow!", "Haha.", "Me too.") joins a neighbour
+_EMOJI = "\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"
+_END = re.compile(rf"([.!?\u2026]+)([\"'\u201d\u2019)\]\u00bb]*)((?:[ \t]*[{_EMOJI}]+)*)(?=\s|$)")
+_NEXT = re.compile(r"[ \t]*(\S?)")
+_TOKEN = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_NEVER_ENDS = {"mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "cf", "e.g", "i.e", "approx", "fig"}
+_MAY_END = {"etc", "inc", "ltd", "corp", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+            "dec", "tue", "tues", "thu", "thur", "thurs", "fri"}  # end a sentence only before a capital
+
+
+def _is_cut(text: str, m: re.Match) -> bool:
+    mark, nxt = m.group(1), _NEXT.match(text, m.end()).group(1)
+    if (len(mark) > 1 and set(mark) == {"."}) or "\u2026" in mark:
+        return not nxt.islower()  # "I was thinking... maybe not" stays one sentence
+    if mark != "." or m.group(2):
+        return True
+    token = _TOKEN.search(text, max(0, m.start() - 20), m.start())
+    word = token.group(1).lower() if token else ""
+    if word in _NEVER_ENDS or len(word) == 1:  # titles, e.g./i.e., initials ("J. K. Rowling")
+        return False
+    if word in _MAY_END or "." in word:  # "etc.", "Jan. 5", "U.S.", "p.m."
+        return not nxt or nxt.isupper()
+    return True
+
+
+def split_passages(text: str) -> list[Span]:
+    """Sentences end at . ! ? (runs of them, with closing quotes and trailing emoji) before
+    whitespace, and at every line break; not after titles, e.g./i.e., initials, "etc."/dotted
+    abbreviations before a lower-case word, nor at an ellipsis before a lower-case word; decimals
+    and URLs never split (no whitespace follows the dot). Fragments of fewer than MIN_WORDS
+    words merge into the next passage (trailing ones into the previous), the span then covering
+    the whitespace between. Every non-whitespace character lands in exactly one passage."""
+    cuts = {0, len(text)} | {m.end() for m in _END.finditer(text) if _is_cut(text, m)}
+    cuts |= {i for i, ch in enumerate(text) if ch in "\n\r\u2028\u2029"}
+    bounds, pieces = sorted(cuts), []
+    for a, b in zip(bounds, bounds[1:]):
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            pieces.append((a, b))
+    merged: list[tuple[int, int]] = []
+    pending, words = None, 0  # start and word count of short fragments waiting for the next passage
+    for a, b in pieces:
+        start, words = (a if pending is None else pending), words + len(_WORD.findall(text, a, b))
+        if words < MIN_WORDS:
+            pending = start
+        else:
+            merged.append((start, b))
+            pending, words = None, 0
+    if pending is not None:
+        merged[-1:] = [(merged[-1][0] if merged else pending, pieces[-1][1])]
+    return [Span(a, b, text[a:b]) for a, b in merged]
+
+
+# ---------------------------------------------------------------------------- calendar helpers
+
+def _month_start(d: date, shift: int = 0) -> date:
+    y, m = divmod(d.year * 12 + d.month - 1 + shift, 12)
+    return date(y, m + 1, 1)
+
+
+def _month_end(d: date) -> date:
+    return d.replace(day=calendar.monthrange(d.year, d.month)[1])
+
+
+def _week_start(d: date) -> date:
+    return d - timedelta(days=d.weekday())
+
+
+def _unit_range(ref: datetime, unit: str, n: int) -> tuple[date, date]:
+    """The calendar unit (Mon-Sun week, month, ...) n units from the reference; n < 0 is past."""
+    day = ref.date()
+    if unit in ("hour", "day"):
+        d = (ref + timedelta(hours=n)).date() if unit == "hour" else day + timedelta(days=n)
+        return d, d
+    if unit == "week":
+        start = _week_start(day + timedelta(weeks=n))
+        return start, start + timedelta(days=6)
+    if unit == "weekend":  # n = -1: latest Sat-Sun over before the reference day; +1: first after it
+        if n < 0:
+            sat = day - timedelta(days=(day.weekday() - 5) % 7 + (7 if day.weekday() >= 5 else 0))
+        else:
+            sat = day + timedelta(days=(4 - day.weekday()) % 7 + 1)
+        sat += timedelta(weeks=n + 1 if n < 0 else n - 1)
+        return sat, sat + timedelta(days=1)
+    if unit == "month":
+        start = _month_start(day, n)
+        return start, _month_end(start)
+    return date(day.year + n, 1, 1), date(day.year + n, 12, 31)
+
+
+def _span_of(ref: datetime, unit: str, lo: int, hi: int, sign: int) -> tuple[date, date, Granularity]:
+    """Units lo..hi away in direction sign as one range: "a few days ago" = 4..2 days back."""
+    near, far = _unit_range(ref, unit, sign * lo), _unit_range(ref, unit, sign * hi)
+    first, last = (far, near) if sign < 0 else (near, far)
+    return first[0], last[1], "day" if unit in ("hour", "day", "weekend") else unit
+
+
+# ------------------------------------------------------------------------------ the rule table
+
+_NUMBERS = {"a": (1, 1), "an": (1, 1), "one": (1, 1), "two": (2, 2), "three": (3, 3), "four": (4, 4),
+            "five": (5, 5), "six": (6, 6), "seven": (7, 7), "eight": (8, 8), "nine": (9, 9), "ten": (10, 10),
+            "eleven": (11, 11), "twelve": (12, 12), "couple": (2, 3), "few": (2, 4), "several": (3, 6)}
+_NUM = (r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+        r"(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several)")
+_UNIT = r"(?P<unit>hour|day|weekend|week|month|year)s?"
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december"]
+_WD, _MON = "|".join(_WEEKDAYS), "|".join(_MONTHS)
+_MON_ANY = rf"(?:{_MON}|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?)"
+_YEAR = r"(?P<y>(?:19|20)\d\d)"
+_SEASON = r"spring|summer|fall|autumn|winter"
+_DAY_WORDS = {"today": (0, 0), "tonight": (0, 0), "this morning": (0, 0), "this afternoon": (0, 0),
+              "this evening": (0, 0), "earlier today": (0, 0), "yesterday": (-1, -1), "last night": (-1, -1),
+              "the day before yesterday": (-2, -2), "the other day": (-7, -1), "tomorrow": (1, 1),
+              "the day after tomorrow": (2, 2)}
+_SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+_FUTURE = re.compile(r"\b(?:will|won't|shall|gonna|(?<!was\s)(?<!were\s)going\s+to|plan(?:s|ning)?\s+to|"
+                     r"hop(?:e|ing)\s+to|can't\s+wait|looking\s+forward|about\s+to|tomorrow|next|upcoming|"
+                     r"soon)\b|'ll\b", re.I)
+
+
+def _norm(s: str | None) -> str:
+    return re.sub(r"\s+", " ", (s or "").lower())
+
+
+def _count(token: str) -> tuple[int, int]:
+    """"3" / "three" / "a couple of" / "a few" -> (fewest, most)."""
+    token = re.sub(r"^a | of$", "", _norm(token))
+    return (int(token),) * 2 if token.isdigit() else _NUMBERS[token]
+
+
+def _rel(m: re.Match) -> str:
+    rel = _norm(m.groupdict().get("rel"))
+    return {"this past": "last", "this coming": "next", "coming": "next"}.get(rel, rel)
+
+
+def _month_no(token: str) -> int:
+    return next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(token.lower().rstrip(".")[:3]))
+
+
+def _nearest(instances: list[tuple[date, date]], day: date, rel: str, future: bool) -> tuple[date, date]:
+    """Pick among dated instances (e.g. every June): last = latest over before the reference day,
+    next = first starting after it, this/bare = the one under way, else by the passage's tense."""
+    current = [r for r in instances if r[0] <= day <= r[1]]
+    if rel not in ("last", "next") and current:
+        return current[0]
+    if rel == "next" or (rel != "last" and future):
+        return min(r for r in instances if r[0] > day)
+    return max(r for r in instances if r[1] < day)
+
+
+@lru_cache(maxsize=4096)
+def _parse_explicit(phrase: str, day: date, has_year: bool, future: bool) -> date | None:
+    """dateparser reads the written date; without a year, the nearest one on the tense's side."""
+    settings = {"RELATIVE_BASE": datetime.combine(day, time(12)), "PREFER_DATES_FROM": "current_period",
+                "RETURN_AS_TIMEZONE_AWARE": False, "DATE_ORDER": "MDY", "PREFER_DAY_OF_MONTH": "first"}
+    parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
+    if parsed is None or has_year:
+        return parsed.date() if parsed else None
+    for k in range(9):  # 9 years reach past any Feb 29
+        try:
+            candidate = parsed.date().replace(year=day.year + (k if future else -k))
+        except ValueError:
+            continue
+        if (candidate >= day) if future else (candidate <= day):
+            return candidate
+    return None
+
+
+def _r_day_word(m, ref, fut):
+    lo, hi = _DAY_WORDS[_norm(m.group(0))]
+    return ref.date() + timedelta(days=lo), ref.date() + timedelta(days=hi), "day"
+
+
+def _r_offset(m, ref, fut):
+    """"3 days ago", "a few weeks back", "two weekends ago", "in 2 weeks", "a month from now"."""
+    sign = -1 if re.search(r"(?:ago|back)$", m.group(0), re.I) else 1
+    if m.group(0)[:2].lower() == "in" and not fut:
+        return None  # "lost 5 kg in two weeks" is a duration, not a date
+    return _span_of(ref, m.group("unit").lower(), *_count(m.group("n")), sign=sign)
+
+
+def _r_rolling(m, ref, fut):
+    """"the past few days", "over the last two weeks": n units back up to the reference day."""
+    n, day, unit = (_count(m.group("n"))[1] if m.group("n") else 1), ref.date(), m.group("unit").lower()
+    if unit in ("month", "year"):
+        start = _month_start(day, -n * (12 if unit == "year" else 1))
+        return start.replace(day=min(day.day, _month_end(start).day)), day, "day"
+    return day - timedelta(days=n * (7 if unit == "week" else 1)), day, "day"
+
+
+def _r_relative_unit(m, ref, fut):
+    rel, unit = _rel(m), m.group("unit").lower()
+    if unit == "weekend" and rel in ("this", "over the"):  # this week's; a past-tense one already over
+        sat = _week_start(ref.date()) + timedelta(days=5, weeks=-1 if not fut and ref.weekday() < 5 else 0)
+        return sat, sat + timedelta(days=1), "day"
+    return _span_of(ref, unit, 1, 1, sign={"last": -1, "this": 0, "next": 1}[rel])
+
+
+def _r_weekday(m, ref, fut):
+    rel, wd, day = _rel(m), _WEEKDAYS.index(m.group("wd").lower()), ref.date()
+    if rel == "this":  # this week's, but never a day to come in the past tense, nor gone in the future
+        shift = -1 if not fut and wd > day.weekday() else 1 if fut and wd < day.weekday() else 0
+        d = _week_start(day) + timedelta(days=wd, weeks=shift)
+    elif rel == "next" or (rel in ("", "on") and fut):
+        d = day + timedelta(days=(wd - day.weekday() - 1) % 7 + 1)
+    else:  # last / bare in the past: the latest one strictly before the reference day
+        d = day - timedelta(days=(day.weekday() - wd - 1) % 7 + 1)
+    return d, d, "day"
+
+
+def _r_month(m, ref, fut):
+    month, day = _month_no(m.group("mon")), ref.date()
+    if m.group("y"):
+        first = date(int(m.group("y")), month, 1)
+        return first, _month_end(first), "month"
+    rel = _rel(m) if _rel(m) in ("last", "this", "next") else ""
+    if rel == "this":
+        return date(day.year, month, 1), _month_end(date(day.year, month, 1)), "month"
+    years = range(day.year - 1, day.year + 2)
+    return *_nearest([(date(y, month, 1), _month_end(date(y, month, 1))) for y in years], day, rel, fut), "month"
+
+
+def _r_season(m, ref, fut):
+    start = _SEASON_START[(m.group("s") or m.group("s2")).lower()]
+    years = [int(m.group("y"))] if m.group("y") else range(ref.year - 2, ref.year + 2)
+    instances = [(date(y, start, 1), _month_end(_month_start(date(y, start, 1), 2))) for y in years]
+    return *(instances[0] if m.group("y") else _nearest(instances, ref.date(), _rel(m), fut)), "month"
+
+
+def _r_year(m, ref, fut):
+    return date(int(m.group("y")), 1, 1), date(int(m.group("y")), 12, 31), "year"
+
+
+def _r_explicit(m, ref, fut):
+    phrase = re.sub(r"^the\s+", "", m.group(0), flags=re.I)
+    d = _parse_explicit(phrase, ref.date(), bool(m.groupdict().get("y")), fut)
+    return (d, d, "day") if d else None
+
+
+# (pattern, handler): every match is resolved, then the longest non-overlapping ones win.
+_RULES = [(re.compile(p, re.I), h) for p, h in [
+    (r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tonight|tomorrow|"
+     r"last\s+night|earlier\s+today|the\s+other\s+day|this\s+(?:morning|afternoon|evening))\b", _r_day_word),
+    (rf"\b{_NUM}\s+{_UNIT}\s+(?:ago|back|from\s+now)\b", _r_offset),
+    (rf"\bin\s+{_NUM}\s+{_UNIT}\b", _r_offset),
+    (rf"\b(?:the|over\s+the|in\s+the|for\s+the)\s+(?:past|last)\s+(?:{_NUM}\s+)?"
+     r"(?P<unit>day|week|month|year)s?\b(?!\s+of\b)", _r_rolling),
+    (r"(?<!\bthe\s)\b(?P<rel>last|this\s+past|this|next|over\s+the)\s+(?P<unit>weekend)\b", _r_relative_unit),
+    (r"(?<!\bthe\s)\b(?P<rel>last|this\s+past|this|next)\s+(?P<unit>week|month|year)\b(?!\s+of\b)",
+     _r_relative_unit),
+    (rf"(?<!\bevery\s)\b(?:(?P<rel>last|this\s+past|this\s+coming|coming|this|next|on)\s+)?(?P<wd>{_WD})\b",
+     _r_weekday),
+    (rf"\b(?P<rel>last|this|next|in|during|(?:in\s+)?(?:early|mid|late))[\s-]+(?P<mon>{_MON})\b"
+     rf"(?:,?\s+{_YEAR}\b)?(?!\s*\d)", _r_month),
+    (rf"\b(?P<mon>{_MON_ANY})\s*,?\s+{_YEAR}\b", _r_month),
+    (rf"\b(?:(?P<rel>last|this\s+past|this|next)\s+(?P<s>{_SEASON})|(?:the\s+)?(?P<s2>{_SEASON})\s+(?:of\s+)?"
+     rf"{_YEAR})\b", _r_season),
+    (rf"\b(?:in|during)\s+(?:the\s+year\s+)?{_YEAR}\b(?![-/]\d)", _r_year),
+    (r"\b(?P<y>(?:19|20)\d\d)-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])\b", _r_explicit),
+    (r"\b\d{1,2}/\d{1,2}/(?P<y>\d{4}|\d{2})\b", _r_explicit),
+    (rf"\b(?:(?:{_WD}),?\s+)?(?P<mon>{_MON_ANY})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?", _r_explicit),
+    (rf"\b(?:(?:{_WD}),?\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON_ANY})(?![a-z])"
+     rf"(?:,?\s+{_YEAR}\b)?", _r_explicit),
+]]
+
+
+def resolve_time_expressions(text: str, reference: datetime | date) -> list[TimeMention]:
+    """Every time expression in text resolved against reference (the turn's timestamp; an aware
+    datetime counts in its own zone's wall-clock date), in text order, non-overlapping: where
+    expressions overlap the longest wins ("last Saturday" over "Saturday"). Vague words
+    ("recently", "lately", "now") resolve to nothing."""
+    ref = reference if isinstance(reference, datetime) else datetime.combine(reference, time(12))
+    ref = ref.replace(tzinfo=None)
+    future = bool(_FUTURE.search(text))
+    found: list[TimeMention] = []
+    for pattern, handler in _RULES:
+        for m in pattern.finditer(text):
+            month = m.groupdict().get("mon") or ""
+            resolved = None if month[:1] == "m" and month.lower() == "may" else handler(m, ref, future)
+            if resolved:  # lower-case "may" is the verb: "I may go", "it may 5x"
+                found.append(TimeMention(m.start(), m.end(), m.group(0), *resolved))
+    chosen: list[TimeMention] = []
+    for mention in sorted(found, key=lambda t: (t.start - t.end, t.start)):
+        if all(mention.end <= c.start or mention.start >= c.end for c in chosen):
+            chosen.append(mention)
+    return sorted(chosen, key=lambda t: t.start)
+
+
+def summarize_dates(mentions: list[TimeMention], reference: datetime | date) -> PassageDate:
+    """The date a passage is about: the first mention that says more than the speech day itself
+    ("today I told her about last Saturday" is about Saturday), else the first mention, else the
+    reference day with resolved=False."""
+    day = reference.date() if isinstance(reference, datetime) else reference
+    informative = [t for t in mentions if (t.date_from, t.date_to) != (day, day)]
+    for t in informative or mentions:
+        return PassageDate(t.date_from, t.date_to, t.granularity, True, t.phrase)
+    return PassageDate(day, day, "day", False)
+
+
+def format_date_tag(date_from: date, date_to: date, granularity: Granularity) -> str:
+    """Compact human tag: "7 May 2023", "1–7 May 2023", "29 April – 5 May 2023", "May 2023",
+    "March–May 2023", "December 2022 – February 2023", "2022", "2021–2022"."""
+    def parts(d: date) -> list[str]:
+        full = [str(d.day), calendar.month_name[d.month], str(d.year)]
+        return full[{"year": 2, "month": 1}.get(granularity, 0):]
+
+    left, right = parts(date_from), parts(date_to)
+    if left == right:
+        return " ".join(left)
+    shared = 0
+    while shared < len(left) - 1 and left[-1 - shared] == right[-1 - shared]:
+        shared += 1
+    left = left[:len(left) - shared]
+    return " ".join(left) + (" \u2013 " if len(left) > 1 else "\u2013") + " ".join(right)

@@ -1,0 +1,71 @@
+"""Recall arms and recipes, declared as data (which arms, their weights, how they fuse), not as
+branches in the search code. `route` picks a recipe from the shape of the query alone."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True)
+class Arm:
+    name: str  # the `source` tag of items it finds
+    query: str  # its file in cypher/
+    uses_vector: bool
+
+
+ARMS: dict[str, Arm] = {
+    arm.name: arm
+    for arm in (
+        Arm("turn_vector", "recall_turn_vector", True),
+        Arm("passage_vector", "recall_passage_vector", True),
+        Arm("claim_vector", "recall_claim_vector", True),
+        Arm("fulltext", "recall_fulltext", False),
+    )
+}
+NEIGHBOURS = "neighbours"  # not an index: the ±1 turns around the strongest hits
+ARM_NAMES = (*ARMS, NEIGHBOURS)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    weights: dict[str, float] = field(default_factory=lambda: {
+        "turn_vector": 1.0, "passage_vector": 1.0, "claim_vector": 1.0, "fulltext": 1.0})
+    per_arm: int = 60  # ranked hits each arm contributes
+    rrf_k: int = 60  # reciprocal-rank fusion: score += weight / (rrf_k + rank)
+    dated_boost: float = 1.0  # multiplies a passage hit whose passage resolved a date
+    neighbours_of: int = 8  # the strongest fused turns whose previous and next turns join
+    neighbour_share: float = 0.5  # a neighbour scores this share of its hit's score
+
+    def only(self, arms: list[str]) -> "Recipe":
+        return replace(self, weights={k: v for k, v in self.weights.items() if k in arms},
+                       neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0)
+
+
+DEFAULT = Recipe()
+
+_TEMPORAL = re.compile(
+    r"\b(when|what (year|month|day|date|time)|which (year|month|day)|how long|how many (days|weeks|months|years)"
+    r"|before|after|since|until|during|ago|first time|last time|date)\b", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“”']([^\"“”']{3,})[\"“”']")
+_CAPITALISED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][a-z]+")
+
+
+def is_temporal(query: str) -> bool:
+    return bool(_TEMPORAL.search(query))
+
+
+def names_entities(query: str) -> bool:
+    """Capitalised words past the first, or a quoted phrase: exact terms full-text matches well."""
+    return bool(_QUOTED.search(query) or _CAPITALISED.search(query.strip()))
+
+
+def route(query: str, base: Recipe = DEFAULT) -> Recipe:
+    weights = dict(base.weights)
+    dated_boost = base.dated_boost
+    if is_temporal(query):  # dated passages carry the answer to "when" questions
+        weights["passage_vector"] = weights.get("passage_vector", 0) * 1.5
+        dated_boost = 1.5
+    if names_entities(query):
+        weights["fulltext"] = weights.get("fulltext", 0) * 1.5
+    return replace(base, weights=weights, dated_boost=dated_boost)

@@ -1,0 +1,29 @@
+"""A user's question as a Lucene query for the full-text arm: its content words, OR-ed, with
+capitalised words (names) boosted. Every Lucene operator character is escaped."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[\w']+", re.UNICODE)
+_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
+STOPWORDS = frozenset("""
+a an and are as at be been but by can could did do does doing for from had has have having he her hers him
+his how i if in into is it its just me my of on or our she so than that the their them then there these they
+this to was we were what when where which who whom why will with would you your yours about after again
+also any because before both during each few more most other over same some such through under until up
+very while did does many much
+""".split())
+
+
+def lucene_query(text: str, max_terms: int = 24) -> str | None:
+    terms: list[str] = []
+    for word in _WORD.findall(text):
+        core = word.strip("'")
+        if len(core) < 2 or core.lower() in STOPWORDS:
+            continue
+        escaped = _SPECIAL.sub(r"\\\1", core.lower())
+        term = f"{escaped}^2" if core[0].isupper() and core.lower() != core else escaped
+        if term not in terms:
+            terms.append(term)
+    return " OR ".join(terms[:max_terms]) or None

@@ -1,0 +1,223 @@
+"""Recall: a question in, a small dated evidence bundle out — no LLM involved.
+
+Each arm (cypher/recall_*.cypher) ranks turns, passages or claims; hits map to the turn they
+belong to (a claim's hit promotes the turns its evidence cites); ranks fuse by reciprocal-rank
+fusion with the weights of the query's recipe; the ±1 neighbours of the strongest turns join;
+the best `k` become items, trimmed to `max_tokens`."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from app.embedding.backlog import EmbeddingBacklog
+from app.embedding.encoder import Encoder
+from app.errors import InvalidInput
+from app.graph.client import GraphClient
+from app.recall.arms import ARM_NAMES, ARMS, Recipe, route
+from app.recall.lucene import lucene_query
+from app.timeutil import to_native, utc_now
+from app.walk.service import WalkService
+
+MAX_CANDIDATES = 20_000
+DRAIN_BEFORE_RECALL = 2048  # claims a recall embeds itself before searching
+
+
+@dataclass
+class Candidate:
+    kind: str  # "turn" | "claim"
+    id: str
+    score: float = 0.0
+    arms: dict[str, float] = field(default_factory=dict)
+    claim_ids: list[str] = field(default_factory=list)
+
+    @property
+    def source(self) -> str:
+        return max(self.arms, key=self.arms.get)
+
+
+@dataclass(frozen=True)
+class RecallRequest:
+    query: str
+    k: int = 20
+    valid_at: datetime | None = None
+    known_at: datetime | None = None
+    arms: tuple[str, ...] | None = None
+    max_tokens: int | None = None
+    include_provenance: bool = False
+
+
+class RecallService:
+    def __init__(self, graph: GraphClient, encoder: Encoder, walk: WalkService, backlog: EmbeddingBacklog):
+        self.graph = graph
+        self.encoder = encoder
+        self.walk = walk
+        self.backlog = backlog
+
+    def recall(self, workspace: str, request: RecallRequest) -> tuple[list[dict], float]:
+        started = time.perf_counter()
+        recipe = route(request.query)
+        if request.arms is not None:
+            for i, name in enumerate(request.arms):
+                if name not in ARM_NAMES:
+                    raise InvalidInput(f"unknown arm; arms are {', '.join(ARM_NAMES)}", field=f"arms[{i}]")
+            recipe = recipe.only(list(request.arms))
+        now = utc_now()
+        scope = {"workspace": workspace, "valid_at": request.valid_at or now, "known_at": request.known_at or now}
+        per_arm = max(recipe.per_arm, request.k)
+
+        if "claim_vector" in recipe.weights:
+            self.backlog.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
+        candidates: dict[tuple[str, str], Candidate] = {}
+        vector = self.encoder.encode_one(request.query) if any(ARMS[a].uses_vector for a in recipe.weights) else None
+        for name, weight in recipe.weights.items():
+            rows = self._run_arm(name, request.query, vector, per_arm, scope)
+            self._fuse(candidates, name, weight, rows, recipe)
+        ranked = sorted(candidates.values(), key=lambda c: -c.score)
+        turns = self._turn_details(workspace, [c.id for c in ranked if c.kind == "turn"][: request.k + recipe.neighbours_of])
+        if recipe.neighbours_of:
+            ranked = self._add_neighbours(ranked, turns, recipe, candidates)
+            missing = [c.id for c in ranked[: request.k] if c.kind == "turn" and c.id not in turns]
+            turns.update(self._turn_details(workspace, missing))
+        chosen = ranked[: request.k]
+        claims = self._claim_details(workspace, [c.id for c in chosen if c.kind == "claim"])
+        items = [self._item(c, turns, claims) for c in chosen]
+        if request.include_provenance:
+            self._attach_status(workspace, chosen, items, scope)
+        if request.max_tokens is not None:
+            items = trim_to_tokens(items, request.max_tokens)
+        return items, (time.perf_counter() - started) * 1000
+
+    # -- arms ---------------------------------------------------------------------------------
+
+    def _run_arm(self, name: str, query: str, vector, limit: int, scope: dict) -> list[dict]:
+        arm = ARMS[name]
+        if not arm.uses_vector:
+            lucene = lucene_query(query)
+            if lucene is None:
+                return []
+            return self.graph.read_query(arm.query, lucene=lucene, candidates=limit * 4, limit=limit, **scope)
+        # The vector index spans all workspaces: over-fetch, and widen while the filter starves us.
+        candidates = max(limit * 4, 200)
+        while True:
+            rows = self.graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **scope)
+            if len(rows) >= limit or candidates >= MAX_CANDIDATES:
+                return rows
+            candidates *= 8
+
+    @staticmethod
+    def _fuse(candidates: dict, arm: str, weight: float, rows: list[dict], recipe: Recipe) -> None:
+        seen: set[tuple[str, str]] = set()
+        rank = 0
+        for row in rows:
+            claim_id = row.get("claimId")
+            if row.get("turnId"):
+                keys = [("turn", row["turnId"])]
+            elif row.get("turnIds"):
+                keys = [("turn", t) for t in row["turnIds"]]  # a claim promotes the turns it cites
+            else:
+                keys = [("claim", claim_id)]
+            fresh = [k for k in keys if k not in seen]
+            if not fresh:
+                continue
+            rank += 1
+            share = weight / (recipe.rrf_k + rank)
+            if row.get("dated"):
+                share *= recipe.dated_boost
+            for key in fresh:
+                seen.add(key)
+                candidate = candidates.setdefault(key, Candidate(*key))
+                candidate.score += share
+                candidate.arms[arm] = candidate.arms.get(arm, 0) + share
+                if claim_id and claim_id not in candidate.claim_ids:
+                    candidate.claim_ids.append(claim_id)
+
+    @staticmethod
+    def _add_neighbours(ranked: list[Candidate], turns: dict, recipe: Recipe, candidates: dict) -> list[Candidate]:
+        strongest = [c for c in ranked if c.kind == "turn"][: recipe.neighbours_of]
+        for hit in strongest:
+            detail = turns.get(hit.id)
+            if not detail:
+                continue
+            for neighbour in (detail["previousId"], detail["nextId"]):
+                if neighbour and ("turn", neighbour) not in candidates:
+                    c = Candidate("turn", neighbour)
+                    c.score = hit.score * recipe.neighbour_share
+                    c.arms["neighbours"] = c.score
+                    candidates[("turn", neighbour)] = c
+        return sorted(candidates.values(), key=lambda c: -c.score)
+
+    # -- items --------------------------------------------------------------------------------
+
+    def _turn_details(self, workspace: str, ids: Sequence[str]) -> dict[str, dict]:
+        if not ids:
+            return {}
+        return {r["id"]: r for r in self.graph.read_query("recall_turns", workspace=workspace, ids=list(ids))}
+
+    def _claim_details(self, workspace: str, ids: Sequence[str]) -> dict[str, dict]:
+        if not ids:
+            return {}
+        return {r["id"]: r for r in self.graph.read_query("recall_claims", workspace=workspace, ids=list(ids))}
+
+    @staticmethod
+    def _item(c: Candidate, turns: dict, claims: dict) -> dict:
+        if c.kind == "turn":
+            t = turns[c.id]
+            tags = [date_label(to_native(t["occurredAt"]))] if t["occurredAt"] else []
+            tags += [f"{d['phrase']}: {d['tag']}" for d in t["dates"] if d["phrase"]]
+            prefix = f"[{'; '.join(tags)}] " if tags else ""
+            item = {"subject": t["speaker"], "predicate": "said", "object": None,
+                    "text": prefix + t["text"], "source": c.source}
+            item["_provenance"] = {"turn_ids": [t["externalId"]], "session_id": t["sessionExternalId"],
+                                   "claim_ids": list(c.claim_ids), "status": None}
+            return item
+        claim = claims[c.id]
+        start = to_native(claim["validFrom"])
+        quote = " ".join(f'"{q}"' for q in claim["quotes"])
+        prefix = f"[{date_label(start)}] " if start else ""
+        item = {"subject": claim["subject"], "predicate": claim["predicate"], "object": claim["object"],
+                "text": (prefix + quote).strip() or None, "source": c.source}
+        item["_provenance"] = {"turn_ids": [], "session_id": None, "claim_ids": [c.id], "status": None}
+        return item
+
+    def _attach_status(self, workspace: str, chosen: list[Candidate], items: list[dict], scope: dict) -> None:
+        claim_ids = list(dict.fromkeys(i for c in chosen for i in c.claim_ids))
+        statuses = {}
+        if claim_ids:
+            found = self.walk.status(workspace, claim_ids, scope["valid_at"], scope["known_at"])
+            statuses = {s.claim_id: s.status for s in found}
+        for item in items:
+            p = item["_provenance"]
+            if p["claim_ids"]:
+                worst = [statuses.get(i) for i in p["claim_ids"]]
+                p["status"] = "POTENTIALLY_STALE" if "POTENTIALLY_STALE" in worst else "UNVERIFIED"
+            item["provenance"] = item.pop("_provenance")
+
+
+def date_label(moment: datetime) -> str:
+    return f"{moment.day} {moment.strftime('%B %Y')}"
+
+
+def estimate_tokens(item: dict) -> int:
+    """About four characters a token, counted over what the agent reads (the item as JSON)."""
+    visible = {k: v for k, v in item.items() if not k.startswith("_")}
+    return max(1, len(json.dumps(visible, ensure_ascii=False)) // 4)
+
+
+def trim_to_tokens(items: list[dict], budget: int) -> list[dict]:
+    """Keep the best-ranked items whose running total fits the budget."""
+    kept, used = [], 0
+    for item in items:
+        cost = estimate_tokens(item)
+        if used + cost > budget:
+            break
+        kept.append(item)
+        used += cost
+    return kept
+
+
+def public(items: list[dict]) -> list[dict]:
+    return [{k: v for k, v in item.items() if not k.startswith("_")} for item in items]

@@ -1,0 +1,43 @@
+// Writes a session and its new turns, each turn with its sentence passages (offsets into the
+// turn text, resolved dates, embeddings), then links the session's turns in order with NEXT.
+// A turn already held (same session and turn external id) is left as it was.
+// Parameters: $workspace, $recorded_at (datetime),
+//   $session: {id, externalId, startedAt},
+//   $turns: list of {id, externalId, speaker, text, occurredAt, seq, sha256, embedding,
+//                    passages: [{id, text, start, end, dateFrom, dateTo, dateGranularity,
+//                                dateTag, dateResolved, datePhrase, embedding}]}
+// Returns: externalId, id, created — one row per turn
+MERGE (s:Session {workspace: $workspace, externalId: $session.externalId})
+  ON CREATE SET s.id = $session.id, s.startedAt = $session.startedAt, s.txFrom = $recorded_at
+WITH s
+CALL (s) {
+  UNWIND $turns AS row
+  MERGE (t:Turn {workspace: $workspace, sessionExternalId: s.externalId, externalId: row.externalId})
+    ON CREATE SET t.id = row.id, t.sessionId = s.id, t.speaker = row.speaker, t.text = row.text,
+                  t.occurredAt = row.occurredAt, t.seq = row.seq, t.sha256 = row.sha256,
+                  t.embedding = row.embedding, t.txFrom = $recorded_at
+  WITH s, t, row, t.id = row.id AS created
+  CALL (s, t, row, created) {
+    WITH s, t, row WHERE created
+    CREATE (s)-[:HAS_TURN]->(t)
+    WITH t, row
+    UNWIND row.passages AS ps
+    CREATE (t)-[:HAS_PASSAGE]->(:Passage {
+      id: ps.id, workspace: $workspace, turnId: t.id, text: ps.text, start: ps.start, end: ps.end,
+      dateFrom: ps.dateFrom, dateTo: ps.dateTo, dateGranularity: ps.dateGranularity,
+      dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase, embedding: ps.embedding,
+      occurredAt: t.occurredAt, txFrom: $recorded_at
+    })
+  }
+  RETURN collect({externalId: row.externalId, id: t.id, created: created}) AS written
+}
+CALL (s) {
+  MATCH (s)-[:HAS_TURN]->(t:Turn)
+  WITH t ORDER BY t.seq
+  WITH collect(t) AS ordered
+  UNWIND range(0, size(ordered) - 2) AS i
+  WITH ordered[i] AS earlier, ordered[i + 1] AS later
+  MERGE (earlier)-[:NEXT]->(later)
+}
+UNWIND written AS w
+RETURN w.externalId AS externalId, w.id AS id, w.created AS created

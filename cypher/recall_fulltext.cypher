@@ -1,0 +1,18 @@
+// Recall arm: full-text (Lucene BM25) over turn, passage and claim texts; passages map to their
+// turn, claims to the turns their evidence cites. Same workspace and time filters as the others.
+// Parameters: $workspace, $lucene (a Lucene query string), $candidates, $limit (integers),
+//             $valid_at, $known_at (datetimes)
+// Returns: turnId (null for a claim), claimId (null for a turn or passage), turnIds, score
+CALL db.index.fulltext.queryNodes('recall_text', $lucene, {limit: $candidates}) YIELD node, score
+WITH node, score
+WHERE node.workspace = $workspace AND node.txFrom <= $known_at
+  AND (node.txTo IS NULL OR node.txTo > $known_at)
+  AND (NOT node:Claim OR ((node.validFrom IS NULL OR node.validFrom <= $valid_at)
+                          AND (node.validTo IS NULL OR node.validTo > $valid_at)))
+  AND (node:Claim OR node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+RETURN CASE WHEN node:Turn THEN node.id WHEN node:Passage THEN node.turnId END AS turnId,
+       CASE WHEN node:Claim THEN node.id END AS claimId,
+       CASE WHEN node:Claim THEN [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id] ELSE [] END AS turnIds,
+       score
+ORDER BY score DESC
+LIMIT $limit
