@@ -17,7 +17,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from app.settings import NEO4J_POM, LocalNeo4jSettings
 USER = "neo4j"
 PID_FILE = "donto-neo4j.pid"
 VERSION_MARKER = ".donto-neo4j-version"  # in <runtime>/lib: which version the jars are
+NO_JAVA = "Java is not installed (no JAVA_HOME, no `java` on PATH); Neo4j 5.26 needs Java 17 or 21"
 # Neo4j's own launcher passes these; without them Netty and the page cache log reflection errors.
 JVM_FLAGS = (
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -40,6 +41,10 @@ JVM_FLAGS = (
 
 class LocalNeo4jError(Exception):
     """The local Neo4j could not be installed, started or stopped; the message says why and what to do."""
+
+
+class PortInUseError(LocalNeo4jError):
+    """Bolt's or HTTP's port is taken (found before launching, or by the JVM failing to bind)."""
 
 
 @dataclass
@@ -63,18 +68,17 @@ def find_java(env: Mapping[str, str]) -> str | None:
 
 def port_in_use(port: int) -> bool:
     """True when something on 127.0.0.1 already listens on (or holds) the port."""
-    with socket.socket() as probe:
-        probe.settimeout(0.5)
-        if probe.connect_ex(("127.0.0.1", port)) == 0:
+    with socket.socket() as client, socket.socket() as probe:
+        client.settimeout(0.5)
+        if client.connect_ex(("127.0.0.1", port)) == 0:
             return True
-    with socket.socket() as probe:
         # SO_REUSEADDR: only a live listener makes bind fail, not TIME_WAIT leftovers of a past server.
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
         except OSError:
             return True
-    return False
+        return False
 
 
 class LocalNeo4j:
@@ -86,7 +90,6 @@ class LocalNeo4j:
         self.pid_file = self.home / "run" / PID_FILE
         self.browser_url = f"http://127.0.0.1:{settings.http_port}/browser/"
 
-    # -- install -------------------------------------------------------------------------------
     def installed(self) -> bool:
         marker = self.lib / VERSION_MARKER
         return marker.is_file() and marker.read_text().strip() == self.settings.version
@@ -99,9 +102,9 @@ class LocalNeo4j:
         if mvn is None:
             raise LocalNeo4jError("Maven (`mvn`) is not on PATH; install Maven 3 to resolve Neo4j's jars")
         if find_java(self.env) is None:
-            raise LocalNeo4jError("Java is not installed (no JAVA_HOME, no `java` on PATH); Neo4j 5.26 needs Java 17 or 21")
+            raise LocalNeo4jError(NO_JAVA)
         if not NEO4J_POM.is_file():
-            raise LocalNeo4jError(f"{NEO4J_POM} is missing; run `donto neo4j install` from a donto checkout")
+            raise LocalNeo4jError(f"{NEO4J_POM} is missing: the jars are resolved from a donto source checkout")
         # Resolve into a fresh sibling, then swap it in: an interrupted or older install never mixes jars.
         partial = self.lib.with_name("lib.partial")
         shutil.rmtree(partial, ignore_errors=True)
@@ -116,12 +119,11 @@ class LocalNeo4j:
         shutil.rmtree(self.lib, ignore_errors=True)
         partial.rename(self.lib)
 
-    # -- start / stop / status -----------------------------------------------------------------
     def start(self) -> LocalNeo4jStatus:
+        """Launch the server and wait until Bolt and HTTP answer; says so when ours already runs."""
         java = find_java(self.env)
         if java is None:
-            raise LocalNeo4jError("Java is not installed (no JAVA_HOME, no `java` on PATH); "
-                                  "Neo4j 5.26 needs Java 17 or 21")
+            raise LocalNeo4jError(NO_JAVA)
         if not self.installed():
             raise LocalNeo4jError(f"Neo4j {self.settings.version} jars are not in {self.lib}; "
                                   "run `donto neo4j install` first")
@@ -129,9 +131,14 @@ class LocalNeo4j:
             return self.status("already running")
         for name, port in (("Bolt", self.settings.bolt_port), ("HTTP", self.settings.http_port)):
             if port_in_use(port):
-                raise LocalNeo4jError(
+                raise PortInUseError(
                     f"port {port} on 127.0.0.1 (Neo4j {name}) is already in use by another process; "
                     f"stop it or choose another port (DONTO_NEO4J_{name.upper()}_PORT)")
+        return self._launch(java)
+
+    def _launch(self, java: str) -> LocalNeo4jStatus:
+        """conf, first-start password, the detached JVM, its pid file; then wait for it to answer."""
+        began = time.monotonic()
         self._write_conf()
         env = {**self.env, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")}
         classpath = f"{self.lib}/*"
@@ -144,8 +151,8 @@ class LocalNeo4j:
                 raise LocalNeo4jError("could not set the initial Neo4j password:\n" + _tail(done.stdout + done.stderr))
         heap = self.settings.heap
         console = self.home / "logs" / "console.log"
-        began = time.monotonic()
         with console.open("ab") as log:
+            log_start = log.tell()  # earlier runs' output stays; errors quote only this run's
             process = subprocess.Popen(
                 [java, "-cp", classpath, *JVM_FLAGS, f"-Xms{heap}", f"-Xmx{heap}",
                  "org.neo4j.server.CommunityEntryPoint", f"--home-dir={self.home}",
@@ -154,8 +161,8 @@ class LocalNeo4j:
                 start_new_session=True)  # its own process group: Ctrl-C in our terminal does not kill it
         self.pid_file.write_text(f"{process.pid}\n")
         try:
-            self._wait_until_ready(process, began)
-        except BaseException:
+            self._wait_until_ready(process, began, log_start)
+        except BaseException:  # a server that never answered (or Ctrl-C) is not left running
             self.stop()
             raise
         return self.status(f"started in {time.monotonic() - began:.1f} s")
@@ -164,12 +171,15 @@ class LocalNeo4j:
         """SIGTERM the server's process group, SIGKILL it after timeout_s; fine when nothing runs."""
         pid = self._running_pid()
         if pid is not None:
-            _signal_group(pid, signal.SIGTERM)
+            # start_new_session made the JVM its process group's leader: pgid == pid.
+            with suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGTERM)
             deadline = time.monotonic() + timeout_s
             while _alive(pid) and time.monotonic() < deadline:
                 time.sleep(0.1)
             if _alive(pid):
-                _signal_group(pid, signal.SIGKILL)
+                with suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGKILL)
                 while _alive(pid):
                     time.sleep(0.05)
         self.pid_file.unlink(missing_ok=True)
@@ -180,7 +190,6 @@ class LocalNeo4j:
             running=pid is not None, pid=pid, bolt_uri=self.settings.bolt_uri, browser_url=self.browser_url,
             user=USER, data_dir=self.home / "data", message=message or ("running" if pid else "not running"))
 
-    # -- internals -----------------------------------------------------------------------------
     def _write_conf(self) -> None:
         """The whole neo4j.conf, rewritten each start. Neo4j rejects unknown or repeated keys."""
         for sub in ("conf", "data", "logs", "run"):
@@ -198,33 +207,42 @@ class LocalNeo4j:
             f"server.memory.heap.initial_size={s.heap}",
             f"server.memory.heap.max_size={s.heap}",
             f"server.memory.pagecache.size={s.pagecache}",
+            # Advertised = listened: Browser's discovery hands out Bolt's address (default localhost:7687).
+            f"server.bolt.advertised_address=127.0.0.1:{s.bolt_port}",
+            f"server.http.advertised_address=127.0.0.1:{s.http_port}",
             "dbms.usage_report.enabled=false",
+            # The databases are already checkpointed and closed when Bolt's Netty loops stop; their 5 s
+            # default quiet period (twice) made every stop take 10 s.
+            "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
         ]
         (self.home / "conf" / "neo4j.conf").write_text("\n".join(lines) + "\n")
 
-    def _wait_until_ready(self, process: subprocess.Popen, began: float) -> None:
-        """Until Bolt authenticates and HTTP answers; raise with console.log's tail if the JVM exits."""
+    def _wait_until_ready(self, process: subprocess.Popen, began: float, log_start: int) -> None:
+        """Until Bolt authenticates and HTTP answers; raise with this run's console.log if the JVM exits."""
         from neo4j import GraphDatabase
         from neo4j.exceptions import AuthError
 
         auth = (USER, self.settings.password.get_secret_value())
         deadline = began + self.settings.start_timeout_s
+        log = self.home / "logs" / "console.log"
+        console = lambda: _tail(log.read_bytes()[log_start:].decode(errors="replace"))  # noqa: E731
         while True:
             if process.poll() is not None:
-                raise LocalNeo4jError(f"Neo4j exited with status {process.returncode} while starting; "
-                                      f"the end of {self.home / 'logs' / 'console.log'}:\n{self._console_tail()}")
+                output = console()
+                error = PortInUseError if "Address already in use" in output else LocalNeo4jError
+                raise error(f"Neo4j exited with status {process.returncode} while starting; from {log}:\n{output}")
             try:
                 with GraphDatabase.driver(self.settings.bolt_uri, auth=auth) as driver:
                     driver.verify_connectivity()
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.settings.http_port}/", timeout=2):
                     return
-            except Exception as exc:
-                if isinstance(exc, AuthError):
-                    raise LocalNeo4jError(f"Neo4j in {self.home} rejects the configured password; it was set "
-                                          "on first start (DONTO_NEO4J_PASSWORD) and is kept in data/") from exc
+            except AuthError as exc:
+                raise LocalNeo4jError(f"Neo4j in {self.home} rejects the configured password: it was set on "
+                                      "first start and is kept in data/ (DONTO_NEO4J_PASSWORD)") from exc
+            except Exception as exc:  # not listening yet
                 if time.monotonic() > deadline:
                     raise LocalNeo4jError(f"Neo4j did not answer within {self.settings.start_timeout_s:.0f} s; "
-                                          f"the end of its console.log:\n{self._console_tail()}") from exc
+                                          f"from {log}:\n{console()}") from exc
             time.sleep(0.25)
 
     def _running_pid(self) -> int | None:
@@ -233,72 +251,73 @@ class LocalNeo4j:
             pid = int(self.pid_file.read_text().strip())
         except (OSError, ValueError):
             return None
-        if _alive(pid) and f"--home-dir={self.home}" in _command_line(pid):
+        command = _process_field(pid, "command")
+        if _alive(pid) and "CommunityEntryPoint" in command and f"--home-dir={self.home}" in command:
             return pid
         self.pid_file.unlink(missing_ok=True)
         return None
 
-    def _console_tail(self) -> str:
-        try:
-            return _tail((self.home / "logs" / "console.log").read_text(errors="replace"))
-        except OSError:
-            return "(no console.log)"
 
-
-def _tail(text: str, lines: int = 30) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
+def _tail(text: str) -> str:
+    """The first and last lines of a Java error: the message is on top, the root cause at the end."""
+    lines = text.strip().splitlines()
+    return "\n".join(lines if len(lines) <= 30 else [*lines[:8], "  ...", *lines[-20:]])
 
 
 def _alive(pid: int) -> bool:
-    """Whether pid is a live process; reaps it first when it is our own exited child (no zombies)."""
+    """Whether pid is a live process. Our own child counts until reaped (and we reap it: no zombies)."""
     try:
-        if os.waitpid(pid, os.WNOHANG)[0] == pid:
-            return False
+        return os.waitpid(pid, os.WNOHANG)[0] != pid
     except ChildProcessError:
-        pass  # not our child: someone else reaps it
+        pass  # not our child (the CLI that started it has exited): init reaps it
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return bool(_command_line(pid))  # a zombie has an empty command line
+    return _process_field(pid, "stat")[:1] not in ("Z", "X")  # a zombie has exited
 
 
-def _command_line(pid: int) -> str:
-    if Path("/proc/self").exists():  # Linux; elsewhere ask ps
+def _process_field(pid: int, field: str) -> str:
+    """ps's `stat` (state letters) or `command` (command line) of pid; "" when there is no such process."""
+    proc = Path(f"/proc/{pid}")
+    if Path("/proc/self").exists():  # Linux: read /proc, no subprocess
         try:
-            return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
+            if field == "stat":
+                return (proc / "stat").read_text().rpartition(")")[2].split()[0]
+            return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, IndexError):
             return ""
-    done = subprocess.run(["ps", "-p", str(pid), "-o", "command="], capture_output=True, text=True)
+    done = subprocess.run(["ps", "-p", str(pid), "-o", f"{field}="], capture_output=True, text=True)
     return done.stdout.strip()
-
-
-def _signal_group(pid: int, sig: signal.Signals) -> None:
-    try:
-        os.killpg(pid, sig)  # start_new_session made the JVM its group's leader: pgid == pid
-    except ProcessLookupError:
-        pass
 
 
 @contextmanager
 def throwaway_server(runtime: Path, parent: Path | None = None) -> Iterator[tuple[str, str, str]]:
     """A fresh, small Neo4j in a temporary home on two free ports; yields (bolt_uri, user, password).
     Stopped and deleted on exit. `parent` is where the temporary home goes (default: the temp dir)."""
-    home = Path(tempfile.mkdtemp(prefix="donto-neo4j-", dir=parent))
-    with socket.socket() as bolt, socket.socket() as http:  # both held at once, so they differ
-        bolt.bind(("127.0.0.1", 0))
-        http.bind(("127.0.0.1", 0))
-        ports = bolt.getsockname()[1], http.getsockname()[1]
     password = secrets.token_urlsafe(16)
-    local = LocalNeo4j(LocalNeo4jSettings(
-        home=home, runtime=runtime, bolt_port=ports[0], http_port=ports[1],
-        password=SecretStr(password), heap="512m", pagecache="256m"))
+    home = Path(tempfile.mkdtemp(prefix="donto-neo4j-", dir=parent))
+    local: LocalNeo4j | None = None
     try:
-        local.install()
-        local.start()
+        for attempt in range(3):  # a port found free can be taken (by any process) before the JVM binds it
+            with socket.socket() as bolt, socket.socket() as http:  # both held at once, so they differ
+                bolt.bind(("127.0.0.1", 0))
+                http.bind(("127.0.0.1", 0))
+                ports = bolt.getsockname()[1], http.getsockname()[1]
+            local = LocalNeo4j(LocalNeo4jSettings(
+                home=home, runtime=runtime, bolt_port=ports[0], http_port=ports[1],
+                password=SecretStr(password), heap="512m", pagecache="256m"))
+            local.install()  # a no-op once <runtime>/lib holds this version
+            try:
+                local.start()
+                break
+            except PortInUseError:
+                if attempt == 2:
+                    raise
         yield local.settings.bolt_uri, USER, password
     finally:
-        local.stop()
+        if local is not None:
+            local.stop()
         shutil.rmtree(home, ignore_errors=True)

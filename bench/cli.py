@@ -23,6 +23,10 @@ def add_bench_commands(sub: argparse._SubParsersAction) -> None:
     walk.add_argument("--seed", type=int, default=11)
     walk.set_defaults(run_bench=_lazy("bench.walk"))
 
+    locomo = kinds.add_parser("locomo", help="evidence recall@K on LoCoMo conversations")
+    locomo.add_argument("--data", required=True, help="a LoCoMo JSON file (a list of conversations)")
+    locomo.set_defaults(run_bench=_lazy("bench.locomo"))
+
     for kind in kinds.choices.values():
         kind.add_argument("--throwaway", action=argparse.BooleanOptionalAction, default=True,
                           help="run against a fresh local Neo4j (default) instead of the configured one")

@@ -1,0 +1,19 @@
+# donto's REST API. Neo4j runs in its own container (docker-compose.yml); NEO4J_URI points there.
+FROM python:3.11-slim
+
+ENV PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /srv/donto
+
+# CPU-only PyTorch first: sentence-transformers would otherwise pull the multi-gigabyte CUDA build.
+RUN pip install --index-url https://download.pytorch.org/whl/cpu torch
+
+COPY pyproject.toml README.md ./
+COPY app ./app
+COPY bench ./bench
+COPY cypher ./cypher
+# Editable, so app.settings.PROJECT_ROOT is /srv/donto and cypher/ (the schema, the queries) is found.
+RUN pip install -e . && useradd --create-home donto
+USER donto
+
+EXPOSE 8765
+CMD ["donto", "serve", "--host", "0.0.0.0", "--port", "8765"]

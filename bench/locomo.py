@@ -1,0 +1,150 @@
+"""`donto bench locomo --data FILE`: reader-independent evidence recall on LoCoMo conversations.
+
+Each conversation goes into its own workspace through POST /v1/episodes (one session per LoCoMo
+session, turn external_id = dia_id, occurred_at = the session's date; a shared image's caption
+is part of what the turn says). Every question of categories 1-4 with evidence is asked through
+POST /v1/recall with provenance. Recall@K: the share of a question's evidence turns among the
+turns of the top K items (turn level), and of its evidence sessions among their sessions
+(session level), averaged over questions. Next to donto, measured in the same run on the same
+model: a bare turn-vector index (cosine over the raw turn texts) and BM25 over the same texts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+import time
+import uuid
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from app.embedding.encoder import Encoder
+from app.settings import Settings
+from bench.common import bench_settings, percentile, served_api
+
+KS = (5, 10, 20, 40)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def session_date(text: str) -> datetime:
+    """'1:56 pm on 8 May, 2023' -> aware datetime (UTC)."""
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+
+
+def conversation_turns(conversation: dict) -> list[tuple[str, datetime, list[dict]]]:
+    sessions = sorted((int(k.split("_")[1]), k) for k in conversation
+                      if re.fullmatch(r"session_\d+", k) and conversation[k])
+    out = []
+    for number, key in sessions:
+        when = session_date(conversation[f"{key}_date_time"])
+        turns = [{"external_id": t["dia_id"].strip(), "speaker": t["speaker"],
+                  "text": t["text"] + (f" [shares a photo: {t['blip_caption']}]" if t.get("blip_caption") else "")}
+                 for t in conversation[key]]
+        out.append((key, when, turns))
+    return out
+
+
+def evidence_ids(qa: dict) -> list[str]:
+    return [e for raw in qa.get("evidence", []) for e in re.split(r"[;,\s]+", raw) if e]
+
+
+def recall_at(found: list[str], wanted: set[str], k: int) -> float:
+    return len(wanted & set(found[:k])) / len(wanted)
+
+
+class Bm25:
+    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75):
+        self.docs = [Counter(_TOKEN.findall(t.lower())) for t in texts]
+        self.lengths = np.array([sum(d.values()) for d in self.docs], dtype=float)
+        df = Counter(term for d in self.docs for term in d)
+        n = len(self.docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        self.k1, self.b, self.avg = k1, b, self.lengths.mean()
+
+    def rank(self, query: str) -> list[int]:
+        scores = np.zeros(len(self.docs))
+        for term in set(_TOKEN.findall(query.lower())):
+            if term not in self.idf:
+                continue
+            tf = np.array([d.get(term, 0) for d in self.docs], dtype=float)
+            scores += self.idf[term] * tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self.lengths / self.avg))
+        return list(np.argsort(-scores, kind="stable"))
+
+
+def run(settings: Settings, args) -> int:
+    data = json.loads(Path(args.data).read_text())
+    run_id = uuid.uuid4().hex[:6]
+    results: dict[str, list[tuple[int, dict]]] = defaultdict(list)  # method -> [(category, {level@k: r})]
+    latencies, server_ms = [], []
+    with bench_settings(settings, args.throwaway) as s, served_api(s) as http:
+        encoder = Encoder(s.embedding)
+        for sample in data:
+            workspace = f"locomo-{sample['sample_id']}-{run_id}"
+            headers = {"X-Donto-Workspace": workspace}
+            sessions = conversation_turns(sample["conversation"])
+            started = time.perf_counter()
+            turn_session, texts, ids = {}, [], []
+            for key, when, turns in sessions:
+                body = {"session": {"external_id": key, "started_at": when.isoformat()},
+                        "turns": [{**t, "occurred_at": when.isoformat()} for t in turns]}
+                http.post("/v1/episodes", json=body, headers=headers).raise_for_status()
+                for t in turns:
+                    turn_session[t["external_id"]] = key
+                    texts.append(t["text"])
+                    ids.append(t["external_id"])
+            print(f"{sample['sample_id']}: {len(ids)} turns in {len(sessions)} sessions ingested in "
+                  f"{time.perf_counter() - started:.1f} s", flush=True)
+            turn_vectors = np.array(encoder.encode(texts))
+            bm25 = Bm25(texts)
+            for qa in sample["qa"]:
+                wanted = [e for e in evidence_ids(qa) if e in turn_session]
+                if qa.get("category") not in CATEGORIES or not wanted:
+                    continue
+                question = str(qa["question"])
+                t0 = time.perf_counter()
+                response = http.post("/v1/recall", headers=headers,
+                                     json={"query": question, "k": max(KS), "include_provenance": True})
+                latencies.append(time.perf_counter() - t0)
+                response.raise_for_status()
+                server_ms.append(response.json()["took_ms"])
+                found = [tid for item in response.json()["items"] for tid in item["provenance"]["turn_ids"]]
+                q_vector = np.array(encoder.encode_one(question))
+                vector_found = [ids[i] for i in np.argsort(-(turn_vectors @ q_vector))[: max(KS)]]
+                bm25_found = [ids[i] for i in bm25.rank(question)[: max(KS)]]
+                for method, ranked in (("donto", found), ("turn-vector", vector_found), ("bm25", bm25_found)):
+                    scores = {}
+                    for k in KS:
+                        scores[f"turn@{k}"] = recall_at(ranked, set(wanted), k)
+                        scores[f"session@{k}"] = recall_at(
+                            list(dict.fromkeys(turn_session[t] for t in ranked[:k])),
+                            {turn_session[e] for e in wanted}, k)
+                    results[method].append((qa["category"], scores))
+    report(results, latencies, server_ms)
+    return 0
+
+
+def report(results, latencies, server_ms) -> None:
+    n = len(results["donto"])
+    print(f"\nevidence recall@K over {n} questions (categories 1-4 with evidence)")
+    header = "method        level    " + "".join(f"  @{k:<5}" for k in KS)
+    print(header)
+    for method, rows in results.items():
+        for level in ("turn", "session"):
+            cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for _, r in rows):.3f}" for k in KS)
+            print(f"{method:<13} {level:<8}{cells}")
+    print("\ndonto per category")
+    print("category       n    level    " + "".join(f"  @{k:<5}" for k in KS))
+    for category, name in CATEGORIES.items():
+        rows = [r for c, r in results["donto"] if c == category]
+        for level in ("turn", "session"):
+            cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for r in rows):.3f}" for k in KS)
+            print(f"{name:<12} {len(rows):>4}    {level:<8}{cells}")
+    ms = [x * 1000 for x in latencies]
+    print(f"\nrecall latency (client, k=40, with provenance): p50 {statistics.median(ms):.1f} ms, "
+          f"p95 {percentile(ms, 95):.1f} ms; server took_ms p50 {statistics.median(server_ms):.1f}")
