@@ -127,7 +127,7 @@ def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
 
 def _print_status(status) -> None:
     for key, value in vars(status).items():
-        print(f"{key:>10}: {value}")
+        print(f"{key:>11}: {value}")
 
 
 def _local_admin_key() -> str:
