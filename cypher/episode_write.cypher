@@ -4,6 +4,7 @@
 // Parameters: $workspace, $recorded_at (datetime),
 //   $session: {id, externalId, startedAt},
 //   $turns: list of {id, externalId, speaker, text, occurredAt, seq, sha256, embedding,
+//                    contextEmbedding (the turn embedded with the one before it),
 //                    passages: [{id, text, start, end, dateFrom, dateTo, dateGranularity,
 //                                dateTag, dateResolved, datePhrase, embedding}]}
 // Returns: externalId, id, created — one row per turn
@@ -15,7 +16,8 @@ CALL (s) {
   MERGE (t:Turn {workspace: $workspace, sessionExternalId: s.externalId, externalId: row.externalId})
     ON CREATE SET t.id = row.id, t.sessionId = s.id, t.speaker = row.speaker, t.text = row.text,
                   t.occurredAt = row.occurredAt, t.seq = row.seq, t.sha256 = row.sha256,
-                  t.embedding = row.embedding, t.txFrom = $recorded_at
+                  t.embedding = row.embedding, t.contextEmbedding = row.contextEmbedding,
+                  t.txFrom = $recorded_at
   WITH s, t, row, t.id = row.id AS created
   CALL (s, t, row, created) {
     WITH s, t, row WHERE created

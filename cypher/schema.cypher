@@ -38,11 +38,16 @@ CREATE CONSTRAINT session_key IF NOT EXISTS FOR (s:Session) REQUIRE (s.workspace
 CREATE CONSTRAINT turn_id IF NOT EXISTS FOR (t:Turn) REQUIRE t.id IS UNIQUE;
 CREATE CONSTRAINT turn_key IF NOT EXISTS FOR (t:Turn) REQUIRE (t.workspace, t.sessionExternalId, t.externalId) IS UNIQUE;
 CREATE CONSTRAINT passage_id IF NOT EXISTS FOR (p:Passage) REQUIRE p.id IS UNIQUE;
+CREATE INDEX turn_occurred_at IF NOT EXISTS FOR (t:Turn) ON (t.workspace, t.occurredAt);
+CREATE INDEX passage_date IF NOT EXISTS FOR (p:Passage) ON (p.workspace, p.dateFrom);
 
 // Recall: cosine vector indexes (dimension of the embedding model: run with
 // `:param embedding_dimensions => 384` for all-MiniLM-L6-v2) and one full-text index.
 // Quantisation off: these indexes are small, and exact vectors keep recall stable.
 CREATE VECTOR INDEX turn_embedding IF NOT EXISTS FOR (t:Turn) ON t.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
+CREATE VECTOR INDEX turn_context_embedding IF NOT EXISTS FOR (t:Turn) ON t.contextEmbedding
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
 CREATE VECTOR INDEX passage_embedding IF NOT EXISTS FOR (p:Passage) ON p.embedding

@@ -32,13 +32,11 @@ def error_body(code: str, message: str, field: str | None = None) -> dict:
 
 def field_path(loc: tuple) -> str:
     """('body', 'claims', 3, 'valid_from') -> 'claims[3].valid_from'."""
-    parts = [p for p in loc if p not in ("body", "query", "path", "header")]
+    parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else list(loc)
     out = ""
     for part in parts:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("function-after[_exactly_one(), ObjectIn]",):
-            continue
         else:
             out += ("." if out else "") + str(part)
     return out

@@ -43,6 +43,12 @@ def embedding_text(speaker: str, text: str) -> str:
     return f"{speaker}: {text}"
 
 
+def exchange_text(previous: dict | None, turn: dict) -> str:
+    """A turn with the one before it: an answer often only makes sense with its question."""
+    this = embedding_text(turn["speaker"], turn["text"])
+    return f"{embedding_text(previous['speaker'], previous['text'])}\n{this}" if previous else this
+
+
 class EpisodeService:
     def __init__(self, graph: GraphClient, encoder: Encoder):
         self.graph = graph
@@ -64,10 +70,14 @@ class EpisodeService:
         request_time = utc_now()
 
         rows = []
+        previous = held[0]["lastTurn"] if held else None
         for turn in turns:
             if turn.external_id in known:
                 continue
-            rows.append(self._turn_row(turn, turn.occurred_at or session_start, next_seq, request_time))
+            row = self._turn_row(turn, turn.occurred_at or session_start, next_seq, request_time)
+            row["_context"] = exchange_text(previous, row)
+            rows.append(row)
+            previous = row
             next_seq += 1
         self._embed(rows)
 
@@ -104,14 +114,20 @@ class EpisodeService:
             })
         return {
             "id": uuid7(), "externalId": turn.external_id, "speaker": turn.speaker, "text": turn.text,
-            "occurredAt": occurred_at, "seq": seq, "embedding": None,
+            "occurredAt": occurred_at, "seq": seq, "embedding": None, "contextEmbedding": None,
             "sha256": hashlib.sha256(turn.text.encode("utf-8")).hexdigest(), "passages": passages,
         }
 
     def _embed(self, rows: list[dict]) -> None:
-        """One batched encoding for every new turn and passage, done before the write transaction."""
-        targets = [(row, row["speaker"], row["text"]) for row in rows]
-        targets += [(p, row["speaker"], p["text"]) for row in rows for p in row["passages"]]
-        vectors = self.encoder.encode([embedding_text(speaker, text) for _, speaker, text in targets])
-        for (target, _, _), vector in zip(targets, vectors):
-            target["embedding"] = vector
+        """One batched encoding for every new turn, exchange and passage, before the write transaction."""
+        texts = [embedding_text(row["speaker"], row["text"]) for row in rows]
+        texts += [row.pop("_context") for row in rows]
+        texts += [embedding_text(row["speaker"], p["text"]) for row in rows for p in row["passages"]]
+        vectors = iter(self.encoder.encode(texts))
+        for row in rows:
+            row["embedding"] = next(vectors)
+        for row in rows:
+            row["contextEmbedding"] = next(vectors)
+        for row in rows:
+            for p in row["passages"]:
+                p["embedding"] = next(vectors)

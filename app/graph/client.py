@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SCHEMA_FILE = "schema.cypher"
-VECTOR_INDEXES = ("turn_embedding", "passage_embedding", "claim_embedding")
+VECTOR_INDEXES = ("turn_embedding", "turn_context_embedding", "passage_embedding", "claim_embedding")
 
 
 class GraphClient:

@@ -12,6 +12,7 @@ class Arm:
     name: str  # the `source` tag of items it finds
     query: str  # its file in cypher/
     uses_vector: bool
+    needs_time: bool = False  # fires only when the query names a time
 
 
 ARMS: dict[str, Arm] = {
@@ -19,8 +20,10 @@ ARMS: dict[str, Arm] = {
     for arm in (
         Arm("turn_vector", "recall_turn_vector", True),
         Arm("passage_vector", "recall_passage_vector", True),
+        Arm("exchange_vector", "recall_exchange_vector", True),
         Arm("claim_vector", "recall_claim_vector", True),
         Arm("fulltext", "recall_fulltext", False),
+        Arm("time_window", "recall_time_window", True, needs_time=True),
     )
 }
 NEIGHBOURS = "neighbours"  # not an index: the ±1 turns around the strongest hits
@@ -30,9 +33,10 @@ ARM_NAMES = (*ARMS, NEIGHBOURS)
 @dataclass(frozen=True)
 class Recipe:
     weights: dict[str, float] = field(default_factory=lambda: {
-        "turn_vector": 1.0, "passage_vector": 1.0, "claim_vector": 1.0, "fulltext": 1.0})
+        "turn_vector": 1.0, "passage_vector": 1.0, "exchange_vector": 1.0, "claim_vector": 1.0, "fulltext": 1.0,
+        "time_window": 1.0})
     per_arm: int = 60  # ranked hits each arm contributes
-    rrf_k: int = 60  # reciprocal-rank fusion: score += weight / (rrf_k + rank)
+    rrf_k: int = 15  # reciprocal-rank fusion: score += weight / (rrf_k + rank); small k lets top ranks lead
     dated_boost: float = 1.0  # multiplies a passage hit whose passage resolved a date
     neighbours_of: int = 8  # the strongest fused turns whose previous and next turns join
     neighbour_share: float = 0.5  # a neighbour scores this share of its hit's score

@@ -23,7 +23,7 @@ def lucene_query(text: str, max_terms: int = 24) -> str | None:
         if len(core) < 2 or core.lower() in STOPWORDS:
             continue
         escaped = _SPECIAL.sub(r"\\\1", core.lower())
-        term = f"{escaped}^2" if core[0].isupper() and core.lower() != core else escaped
+        term = escaped
         if term not in terms:
             terms.append(term)
     return " OR ".join(terms[:max_terms]) or None

@@ -11,10 +11,11 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, time as dtime, timedelta, timezone
 
 from app.embedding.backlog import EmbeddingBacklog
 from app.embedding.encoder import Encoder
+from app.episodes.text import resolve_time_expressions
 from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.recall.arms import ARM_NAMES, ARMS, Recipe, route
@@ -95,6 +96,11 @@ class RecallService:
 
     def _run_arm(self, name: str, query: str, vector, limit: int, scope: dict) -> list[dict]:
         arm = ARMS[name]
+        if arm.needs_time:
+            window = time_window(query, scope["known_at"])
+            if window is None:
+                return []
+            return self.graph.read_query(arm.query, vector=vector, limit=limit, **window, **scope)
         if not arm.uses_vector:
             lucene = lucene_query(query)
             if lucene is None:
@@ -195,6 +201,22 @@ class RecallService:
                 worst = [statuses.get(i) for i in p["claim_ids"]]
                 p["status"] = "POTENTIALLY_STALE" if "POTENTIALLY_STALE" in worst else "UNVERIFIED"
             item["provenance"] = item.pop("_provenance")
+
+
+def time_window(query: str, now: datetime) -> dict | None:
+    """The time a query names ("in May 2023", "on 8 May, 2023", "last week"), as the parameters of
+    the time-window arm; a day gets a day's slack either side for time zones."""
+    mentions = resolve_time_expressions(query, now)
+    if not mentions:
+        return None
+    first = mentions[0]
+    slack = timedelta(days=1 if first.granularity == "day" else 0)
+    start, end = first.date_from - slack, first.date_to + slack
+    return {
+        "date_from": start, "date_to": end,
+        "window_from": datetime.combine(start, dtime.min, tzinfo=timezone.utc),
+        "window_to": datetime.combine(end + timedelta(days=1), dtime.min, tzinfo=timezone.utc),
+    }
 
 
 def date_label(moment: datetime) -> str:

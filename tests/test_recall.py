@@ -1,0 +1,197 @@
+"""Episodes in, memory bundles out: passages, resolved dates, the recall arms, provenance, scope."""
+
+from __future__ import annotations
+
+import pytest
+
+from support import Api, claim
+
+from app.graph.client import GraphClient
+
+SESSION_1 = {
+    "session": {"external_id": "s1", "started_at": "2023-05-08T13:56:00Z"},
+    "turns": [
+        {"external_id": "D1:1", "speaker": "Caroline", "text": "Hey Mel! Good to see you! How have you been?"},
+        {"external_id": "D1:2", "speaker": "Melanie", "text": "Swamped with the kids and work. What's up with you?"},
+        {"external_id": "D1:3", "speaker": "Caroline",
+         "text": "I went to a LGBTQ support group yesterday and it was so powerful."},
+        {"external_id": "D1:4", "speaker": "Melanie", "text": "That's great! What did you talk about there?"},
+        {"external_id": "D1:5", "speaker": "Caroline",
+         "text": "Transgender stories. It made me want to study counseling and psychology."},
+    ],
+}
+SESSION_2 = {
+    "session": {"external_id": "s2", "started_at": "2023-07-01T10:00:00Z"},
+    "turns": [
+        {"external_id": "D2:1", "speaker": "Melanie", "text": "We went camping at the lake last weekend with the kids."},
+        {"external_id": "D2:2", "speaker": "Caroline", "text": "Lovely! I adopted a puppy named Oscar last month."},
+        {"external_id": "D2:3", "speaker": "Melanie", "text": "I painted a sunrise over the lake, it is my favourite painting."},
+    ],
+}
+
+
+@pytest.fixture
+def remembered(api: Api) -> dict:
+    first = api.post("/v1/episodes", json=SESSION_1)
+    assert first.status_code == 201, first.text
+    second = api.post("/v1/episodes", json=SESSION_2)
+    return {"first": first.json(), "second": second.json()}
+
+
+def recall(api: Api, query: str, **extra) -> dict:
+    response = api.post("/v1/recall", json={"query": query, **extra})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def turn_ids(bundle: dict) -> list[str]:
+    return [t for item in bundle["items"] for t in item["provenance"]["turn_ids"]]
+
+
+def test_posting_an_episode_keeps_every_turn_and_is_idempotent(api: Api, remembered, settings):
+    out = remembered["first"]
+    assert [t["external_id"] for t in out["turns"]] == ["D1:1", "D1:2", "D1:3", "D1:4", "D1:5"]
+    assert all(t["created"] for t in out["turns"])
+    again = api.post("/v1/episodes", json=SESSION_1).json()
+    assert [t["id"] for t in again["turns"]] == [t["id"] for t in out["turns"]]
+    assert not any(t["created"] for t in again["turns"])
+    appended = api.post("/v1/episodes", json={"session": {"external_id": "s1"}, "turns": [
+        {"external_id": "D1:6", "speaker": "Melanie", "text": "That sounds like a good path for you."}]}).json()
+    assert appended["session_id"] == out["session_id"] and appended["turns"][0]["created"]
+    with GraphClient(settings) as graph:
+        order = graph.read(lambda tx: tx.run(
+            "MATCH (s:Session {workspace: $w, externalId: 's1'})-[:HAS_TURN]->(first:Turn) "
+            "WHERE NOT ()-[:NEXT]->(first) MATCH path = (first)-[:NEXT]->*(last) WHERE NOT (last)-[:NEXT]->() "
+            "RETURN [t IN nodes(path) | t.externalId] AS order", w=api.workspace).single()["order"])
+    assert order == ["D1:1", "D1:2", "D1:3", "D1:4", "D1:5", "D1:6"]
+
+
+def test_passages_carry_offsets_and_resolved_dates(api: Api, remembered, settings):
+    with GraphClient(settings) as graph:
+        rows = graph.read(lambda tx: [r.data() for r in tx.run(
+            "MATCH (t:Turn {workspace: $w, externalId: 'D1:3'})-[:HAS_PASSAGE]->(p:Passage) "
+            "RETURN t.text AS turn, p.start AS start, p.end AS end, p.text AS text, "
+            "toString(p.dateFrom) AS day, p.dateResolved AS resolved", w=api.workspace)])
+    [p] = rows
+    assert p["turn"][p["start"]:p["end"]] == p["text"]
+    assert (p["day"], p["resolved"]) == ("2023-05-07", True)
+
+
+def test_recall_returns_a_small_dated_bundle(api: Api, remembered):
+    bundle = recall(api, "When did Caroline go to the support group?", k=5)
+    top = bundle["items"][0]
+    assert set(top) == {"subject", "predicate", "object", "text", "source"}
+    assert top["subject"] == "Caroline" and top["predicate"] == "said"
+    assert top["text"] == ("[8 May 2023; yesterday: 7 May 2023] "
+                           "I went to a LGBTQ support group yesterday and it was so powerful.")
+    assert len(bundle["items"]) <= 5 and bundle["took_ms"] > 0
+
+
+def test_provenance_names_turns_and_sessions(api: Api, remembered):
+    bundle = recall(api, "What did Melanie paint?", k=3, include_provenance=True)
+    assert turn_ids(bundle)[0] == "D2:3"
+    assert bundle["items"][0]["provenance"] == {"turn_ids": ["D2:3"], "session_id": "s2", "claim_ids": [],
+                                                "status": None}
+
+
+def test_each_arm_can_be_asked_alone(api: Api, remembered):
+    for arm in ("turn_vector", "passage_vector", "exchange_vector", "fulltext"):
+        bundle = recall(api, "puppy named Oscar", k=3, arms=[arm], include_provenance=True)
+        assert "D2:2" in turn_ids(bundle)[:2], arm  # an exchange also holds the turn after it
+        assert {item["source"] for item in bundle["items"]} == {arm}
+    bad = api.post("/v1/recall", json={"query": "x", "arms": ["turn_vector", "telepathy"]})
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "arms[1]"
+
+
+def test_neighbours_join_the_strongest_hits(api: Api, remembered):
+    bundle = recall(api, "Transgender stories", k=3, arms=["fulltext", "neighbours"], include_provenance=True)
+    assert turn_ids(bundle)[0] == "D1:5"
+    assert "neighbours" in {item["source"] for item in bundle["items"]}
+
+
+def test_a_question_naming_a_date_reaches_what_was_said_then(api: Api, remembered):
+    bundle = recall(api, "What happened on 1 July 2023?", k=3, arms=["time_window"], include_provenance=True)
+    assert set(turn_ids(bundle)) <= {"D2:1", "D2:2", "D2:3"} and bundle["items"]
+    assert recall(api, "What happened?", arms=["time_window"])["items"] == []
+
+
+def test_recall_respects_valid_at_and_known_at(api: Api, remembered):
+    before_july = recall(api, "camping at the lake", valid_at="2023-06-01", include_provenance=True)
+    assert not {"D2:1", "D2:2", "D2:3"} & set(turn_ids(before_july))
+    known_then = recall(api, "camping at the lake", known_at=remembered["first"]["recorded_at"],
+                        include_provenance=True)
+    assert set(turn_ids(known_then)) <= {f"D1:{i}" for i in range(1, 6)}
+
+
+def test_max_tokens_trims_the_lowest_ranked_items(api: Api, remembered):
+    full = recall(api, "lake", k=8)
+    trimmed = recall(api, "lake", k=8, max_tokens=120)
+    assert 0 < len(trimmed["items"]) < len(full["items"])
+    assert trimmed["items"] == full["items"][: len(trimmed["items"])]
+
+
+def test_claims_are_recalled_and_promote_the_turns_they_cite(api: Api, remembered):
+    turn = next(t for t in remembered["second"]["turns"] if t["external_id"] == "D2:2")
+    text = SESSION_2["turns"][1]["text"]
+    start = text.index("a puppy")
+    [adopted] = [c["id"] for c in api.write(claim("caroline", "adopted", "oscar", valid_from="2023-06-01", evidence=[
+        {"document_id": turn["id"], "start": start, "end": start + len("a puppy named Oscar")}]))["claims"]]
+    bundle = recall(api, "caroline adopted oscar", k=3, arms=["claim_vector"], include_provenance=True)
+    assert bundle["items"][0]["provenance"] == {"turn_ids": ["D2:2"], "session_id": "s2",
+                                                "claim_ids": [adopted], "status": "UNVERIFIED"}
+    [pet] = [c["id"] for c in api.write(claim("caroline", "plans", "dog-training", derived_from=[adopted]))["claims"]]
+    api.post(f"/v1/claims/{adopted}/retract")
+    stale = recall(api, "caroline plans dog-training", k=3, arms=["claim_vector"], include_provenance=True)
+    item = stale["items"][0]
+    assert (item["subject"], item["predicate"], item["object"]) == ("caroline", "plans", "dog-training")
+    assert item["provenance"]["claim_ids"] == [pet] and item["provenance"]["status"] == "POTENTIALLY_STALE"
+
+
+def test_recall_never_crosses_workspaces(client, remembered, workspace):
+    other = Api(client, workspace + "-other")
+    assert other.post("/v1/recall", json={"query": "support group"}).json()["items"] == []
+
+
+def test_entity_profile_groups_by_predicate_with_contradictions(api: Api):
+    [old] = [c["id"] for c in api.write(claim("caroline", "works-as", "counselor", valid_from="2022-01-01",
+                                              valid_to="2023-01-01"))["claims"]]
+    [new] = [c["id"] for c in api.write(claim("caroline", "works-as", "artist", valid_from="2023-01-01",
+                                              contradicts=[old]))["claims"]]
+    api.write(claim("melanie", "friend-of", "caroline"))
+    profile = api.get("/v1/entities/caroline/profile").json()
+    [group] = profile["predicates"]
+    assert group["predicate"] == "works-as"
+    by_object = {c["object"]: c for c in group["claims"]}
+    assert by_object["artist"]["current"] is True and by_object["counselor"]["current"] is False
+    assert by_object["counselor"]["contradicted_by"] == [new]
+    assert profile["mentioned_in"][0]["subject"] == "melanie"
+    assert api.get("/v1/entities/nobody/profile").status_code == 404
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"session": {"external_id": "s"}, "turns": []}, "turns"),
+    ({"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": "hi",
+                                                  "occurred_at": "last tuesday"}]}, "turns[0].occurred_at"),
+    ({"session": {"external_id": "s", "started_at": 5}, "turns": [{"external_id": "t", "speaker": "a", "text": "hi"}]},
+     "session.started_at"),
+    ({"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": ""}]}, "turns[0].text"),
+    ({"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": "x", "mood": 1}]},
+     "turns[0].mood"),
+    ({"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": "x"},
+                                                 {"external_id": "t", "speaker": "b", "text": "y"}]}, "turns[1].external_id"),
+])
+def test_bad_episodes_are_rejected_naming_the_field(api: Api, body, field):
+    response = api.post("/v1/episodes", json=body)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["field"] == field
+    assert api.post("/v1/recall", json={"query": "hi"}).json()["items"] == []
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"query": ""}, "query"), ({"query": "x", "k": 0}, "k"), ({"query": "x", "k": "ten"}, "k"),
+    ({"query": "x", "valid_at": "someday"}, "valid_at"), ({"query": "x", "max_tokens": -1}, "max_tokens"),
+    ({"query": "x", "arms": "fulltext"}, "arms"),
+])
+def test_bad_recall_requests_are_rejected_naming_the_field(api: Api, body, field):
+    response = api.post("/v1/recall", json=body)
+    assert response.status_code == 422 and response.json()["error"]["field"] == field
