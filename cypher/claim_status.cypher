@@ -1,8 +1,9 @@
 // Premise walk: is each claim still safe to act on at $valid_at, as donto knew it at $known_at?
 //
 // For each claim C in $ids (known at $known_at), walk C and every premise reachable over
-// DERIVED_FROM, each once, along a shortest path (cycles terminate). The walk continues only
-// through claims still known at $known_at (txFrom <= known_at < txTo) and follows at most
+// DERIVED_FROM, each once, along a shortest path (cycles terminate). Claims recorded after
+// $known_at take no part; the walk continues only through claims still known at $known_at
+// (txFrom <= known_at < txTo), so a retracted premise is reported but not walked past. It follows at most
 // $fan_out premises of any claim (lowest ids first); deeper than $max_depth (<= 32) it stops.
 // Edges not followed are counted as skipped, never cut silently.
 // A premise P (C itself at depth 0) is out of date in scope when, at $valid_at as known at $known_at:
@@ -29,7 +30,7 @@ MATCH (c:Claim {id: claimId})
 WHERE c.workspace = $workspace AND c.txFrom <= $known_at
 MATCH walk = ANY SHORTEST (c)(
     (a:Claim)-[:DERIVED_FROM]->(b:Claim)
-    WHERE (a.txTo IS NULL OR a.txTo > $known_at)
+    WHERE (a.txTo IS NULL OR a.txTo > $known_at) AND b.txFrom <= $known_at
       AND COUNT { (a)-[:DERIVED_FROM]->(sibling:Claim) WHERE sibling.id < b.id } < $fan_out
   ){0,32}(p:Claim)
 WITH registry, c, p, length(walk) AS depth, [n IN nodes(walk) | n.id] AS path

@@ -52,7 +52,8 @@ def oracle_status(claims: dict[str, OClaim], registry, root: str, v: datetime, k
     for c in claims.values():
         if known(c, k):  # the walk continues only through claims known at k
             for premise in sorted(c.derived_from)[:fan_out]:
-                graph.add_edge(c.id, premise)
+                if claims[premise].tx_from <= k:  # claims recorded after k take no part
+                    graph.add_edge(c.id, premise)
     depths = nx.single_source_shortest_path_length(graph, root, cutoff=max_depth)
     reasons, contested, skipped = set(), set(), 0
     for pid, depth in depths.items():
