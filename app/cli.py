@@ -31,6 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     schema = sub.add_parser("schema", help="apply cypher/schema.cypher to the configured Neo4j")
     schema.add_argument("action", choices=["apply"])
 
+    sub.add_parser("reembed", help="rebuild every vector for the configured embedding model")
+
     keys = sub.add_parser("keys", help="API keys bound to a workspace")
     keys.add_argument("action", choices=["create"])
     keys.add_argument("--workspace", required=True)
@@ -115,6 +117,20 @@ def cmd_schema(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reembed(settings: Settings, args: argparse.Namespace) -> int:
+    from app.embedding.encoder import Encoder
+    from app.embedding.reembed import reembed
+    from app.graph.client import GraphClient
+
+    encoder = Encoder(settings.embedding)
+    with GraphClient(settings) as graph:
+        graph.verify()
+        done = reembed(graph, encoder)
+    print(f"re-embedded with {encoder.name} ({encoder.dimensions} dimensions): "
+          + ", ".join(f"{n} {kind}" for kind, n in done.items()))
+    return 0
+
+
 def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
     from app.auth.keys import KeyService
     from app.graph.client import GraphClient
@@ -148,6 +164,7 @@ COMMANDS = {
     "neo4j": cmd_neo4j,
     "schema": cmd_schema,
     "keys": cmd_keys,
+    "reembed": cmd_reembed,
 }
 
 

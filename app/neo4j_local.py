@@ -294,9 +294,10 @@ def _process_field(pid: int, field: str) -> str:
 
 
 @contextmanager
-def throwaway_server(runtime: Path, parent: Path | None = None) -> Iterator[tuple[str, str, str]]:
-    """A fresh, small Neo4j in a temporary home on two free ports; yields (bolt_uri, user, password).
-    Stopped and deleted on exit. `parent` is where the temporary home goes (default: the temp dir)."""
+def throwaway_server(runtime: Path, parent: Path | None = None, heap: str = "512m",
+                     pagecache: str = "256m") -> Iterator[tuple[str, str, str]]:
+    """A fresh Neo4j (small by default) in a temporary home on two free ports; yields (bolt_uri,
+    user, password). Stopped and deleted on exit. `parent` is where the temporary home goes."""
     password = secrets.token_urlsafe(16)
     home = Path(tempfile.mkdtemp(prefix="donto-neo4j-", dir=parent))
     local: LocalNeo4j | None = None
@@ -308,7 +309,7 @@ def throwaway_server(runtime: Path, parent: Path | None = None) -> Iterator[tupl
                 ports = bolt.getsockname()[1], http.getsockname()[1]
             local = LocalNeo4j(LocalNeo4jSettings(
                 home=home, runtime=runtime, bolt_port=ports[0], http_port=ports[1],
-                password=SecretStr(password), heap="512m", pagecache="256m"))
+                password=SecretStr(password), heap=heap, pagecache=pagecache))
             local.install()  # a no-op once <runtime>/lib holds this version
             try:
                 local.start()

@@ -32,7 +32,9 @@ def bench_settings(settings: Settings, throwaway: bool) -> Iterator[Settings]:
     from app.neo4j_local import throwaway_server
 
     runtime = settings.local_neo4j.runtime
-    with throwaway_server(runtime if runtime.is_absolute() else PROJECT_ROOT / runtime) as (uri, user, password):
+    # Benchmarks get the memory of the default local server, not the tests' small one.
+    with throwaway_server(runtime if runtime.is_absolute() else PROJECT_ROOT / runtime,
+                          heap=settings.local_neo4j.heap, pagecache=settings.local_neo4j.pagecache) as (uri, user, password):
         yield settings.model_copy(update={
             "neo4j": Neo4jSettings(uri=uri, user=user, password=SecretStr(password)),
             "api": ApiSettings(api_key=SecretStr(BENCH_KEY), max_body_bytes=64 * 1024 * 1024),

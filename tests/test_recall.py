@@ -195,3 +195,19 @@ def test_bad_episodes_are_rejected_naming_the_field(api: Api, body, field):
 def test_bad_recall_requests_are_rejected_naming_the_field(api: Api, body, field):
     response = api.post("/v1/recall", json=body)
     assert response.status_code == 422 and response.json()["error"]["field"] == field
+
+
+def test_reembed_rebuilds_every_vector(api: Api, remembered, settings):
+    from app.embedding.encoder import Encoder
+    from app.embedding.reembed import reembed
+
+    with GraphClient(settings) as graph:  # spoil one turn's vectors, as a model change would
+        graph.write(lambda tx: tx.run("MATCH (t:Turn {workspace: $w, externalId: 'D2:3'}) "
+                                      "SET t.embedding = [x IN t.embedding | 0.0] + [], t.contextEmbedding = null",
+                                      w=api.workspace).consume())
+        done = reembed(graph, Encoder(settings.embedding), report=lambda _: None)
+        restored = graph.read(lambda tx: tx.run(
+            "MATCH (t:Turn {workspace: $w, externalId: 'D2:3'}) RETURN t.contextEmbedding IS NOT NULL AS ok",
+            w=api.workspace).single()["ok"])
+    assert done["turns"] >= 8 and done["passages"] >= 8 and restored
+    assert turn_ids(recall(api, "What did Melanie paint?", k=1, arms=["turn_vector"], include_provenance=True)) == ["D2:3"]

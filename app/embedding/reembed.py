@@ -1,0 +1,39 @@
+"""`donto reembed`: rebuild every vector for the configured embedding model (after
+DONTO_EMBEDDING_MODEL changed): drop the vector indexes, encode turns, exchanges and passages
+again, queue every claim for the embedder, then re-create the indexes at the model's dimension."""
+
+from __future__ import annotations
+
+from app.embedding.backlog import EmbeddingBacklog
+from app.embedding.encoder import Encoder
+from app.episodes.service import embedding_text, exchange_text
+from app.graph.client import VECTOR_INDEXES, GraphClient
+
+PAGE = 256
+
+
+def reembed(graph: GraphClient, encoder: Encoder, report=print) -> dict[str, int]:
+    for name in VECTOR_INDEXES:
+        graph.write_query("vector_index_drop", name=name)
+    turns = passages = 0
+    after = ""
+    while True:
+        page = graph.read_query("reembed_turns_page", after=after, limit=PAGE)
+        if not page:
+            break
+        texts = [embedding_text(t["speaker"], t["text"]) for t in page]
+        texts += [exchange_text({"speaker": t["previousSpeaker"], "text": t["previousText"]} if t["previousText"]
+                                else None, t) for t in page]
+        texts += [embedding_text(t["speaker"], p["text"]) for t in page for p in t["passages"]]
+        vectors = iter(encoder.encode(texts))
+        turn_rows = [{"id": t["id"], "embedding": next(vectors)} for t in page]
+        for row in turn_rows:
+            row["contextEmbedding"] = next(vectors)
+        passage_rows = [{"id": p["id"], "embedding": next(vectors)} for t in page for p in t["passages"]]
+        graph.write_query("reembed_turns_write", turns=turn_rows, passages=passage_rows)
+        turns, passages, after = turns + len(turn_rows), passages + len(passage_rows), page[-1]["id"]
+        report(f"  {turns} turns, {passages} passages")
+    graph.write_query("claims_queue_all_for_embedding")
+    claims = EmbeddingBacklog(graph, encoder).drain()
+    graph.apply_schema(encoder.name, encoder.dimensions)
+    return {"turns": turns, "passages": passages, "claims": claims}
