@@ -6,7 +6,8 @@ is part of what the turn says). Every question of categories 1-4 with evidence i
 POST /v1/recall with provenance. Recall@K: the share of a question's evidence turns among the
 turns of the top K items (turn level), and of its evidence sessions among their sessions
 (session level), averaged over questions. Next to donto, measured in the same run on the same
-model: a bare turn-vector index (cosine over the raw turn texts) and BM25 over the same texts.
+model: a bare turn-vector index (exact cosine over "speaker: text", and over the raw text alone)
+and BM25 over the same texts.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def run(settings: Settings, args) -> int:
             headers = {"X-Donto-Workspace": workspace}
             sessions = conversation_turns(sample["conversation"])
             started = time.perf_counter()
-            turn_session, texts, ids = {}, [], []
+            turn_session, texts, speakers, ids = {}, [], [], []
             for key, when, turns in sessions:
                 body = {"session": {"external_id": key, "started_at": when.isoformat()},
                         "turns": [{**t, "occurred_at": when.isoformat()} for t in turns]}
@@ -97,10 +98,12 @@ def run(settings: Settings, args) -> int:
                 for t in turns:
                     turn_session[t["external_id"]] = key
                     texts.append(t["text"])
+                    speakers.append(t["speaker"])
                     ids.append(t["external_id"])
             print(f"{sample['sample_id']}: {len(ids)} turns in {len(sessions)} sessions ingested in "
                   f"{time.perf_counter() - started:.1f} s", flush=True)
-            turn_vectors = np.array(encoder.encode(texts))
+            turn_vectors = np.array(encoder.encode([f"{who}: {text}" for who, text in zip(speakers, texts)]))
+            raw_turn_vectors = np.array(encoder.encode(texts))
             bm25 = Bm25(texts)
             for qa in sample["qa"]:
                 wanted = [e for e in evidence_ids(qa) if e in turn_session]
@@ -116,8 +119,10 @@ def run(settings: Settings, args) -> int:
                 found = [tid for item in response.json()["items"] for tid in item["provenance"]["turn_ids"]]
                 q_vector = np.array(encoder.encode_one(question))
                 vector_found = [ids[i] for i in np.argsort(-(turn_vectors @ q_vector))[: max(KS)]]
+                raw_vector_found = [ids[i] for i in np.argsort(-(raw_turn_vectors @ q_vector))[: max(KS)]]
                 bm25_found = [ids[i] for i in bm25.rank(question)[: max(KS)]]
-                for method, ranked in (("donto", found), ("turn-vector", vector_found), ("bm25", bm25_found)):
+                for method, ranked in (("donto", found), ("turn-vector", vector_found),
+                                       ("turn-vec raw", raw_vector_found), ("bm25", bm25_found)):
                     scores = {}
                     for k in KS:
                         scores[f"turn@{k}"] = recall_at(ranked, set(wanted), k)

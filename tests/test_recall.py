@@ -211,3 +211,23 @@ def test_reembed_rebuilds_every_vector(api: Api, remembered, settings):
             w=api.workspace).single()["ok"])
     assert done["turns"] >= 8 and done["passages"] >= 8 and restored
     assert turn_ids(recall(api, "What did Melanie paint?", k=1, arms=["turn_vector"], include_provenance=True)) == ["D2:3"]
+
+
+def test_entity_profile_shows_a_later_single_value_as_superseding_the_earlier(api: Api):
+    api.put("/v1/predicates/ceo", json={"cardinality": "one", "aliases": ["chief-executive"]})
+    [cook] = [c["id"] for c in api.write(claim("apple", "ceo", "tim-cook", valid_from="2011-08-24"))["claims"]]
+    [ternus] = [c["id"] for c in api.write(claim("apple", "chief-executive", "john-ternus",
+                                                 valid_from="2026-06-01"))["claims"]]
+    by_id = lambda profile: {c["id"]: c for g in profile["predicates"] for c in g["claims"]}  # noqa: E731
+    now = by_id(api.get("/v1/entities/apple/profile").json())
+    assert now[cook]["current"] is False and now[cook]["superseded_by"] == [ternus]
+    assert now[ternus]["current"] is True and "superseded_by" not in now[ternus]
+    january = by_id(api.get("/v1/entities/apple/profile", params={"valid_at": "2026-01-15"}).json())
+    assert january[cook]["current"] is True and "superseded_by" not in january[cook]
+    assert january[ternus]["current"] is False
+
+
+def test_a_recalled_claim_without_a_turn_reads_as_a_dated_statement(api: Api, remembered):
+    api.write(claim("caroline", "visited", "lisbon", valid_from="2023-09-02"))
+    [item] = recall(api, "caroline visited lisbon", k=1, arms=["claim_vector"])["items"]
+    assert item["text"] == "[2 September 2023] caroline visited lisbon"

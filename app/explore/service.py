@@ -76,6 +76,8 @@ class ExploreService:
         for r in rows:
             fact = {"id": r["id"], "valid_from": iso(r["validFrom"]), "valid_to": iso(r["validTo"]),
                     "current": r["current"], "confidence": r["confidence"]}
+            if r["supersededBy"]:
+                fact["superseded_by"] = list(dict.fromkeys(r["supersededBy"]))
             if r["contradictedBy"]:
                 fact["contradicted_by"] = r["contradictedBy"]
             if r["quotes"]:

@@ -182,10 +182,11 @@ class RecallService:
             return item
         claim = claims[c.id]
         start = to_native(claim["validFrom"])
-        quote = " ".join(f'"{q}"' for q in claim["quotes"])
+        quotes = "".join(f' "{q}"' for q in claim["quotes"])
         prefix = f"[{date_label(start)}] " if start else ""
         item = {"subject": claim["subject"], "predicate": claim["predicate"], "object": claim["object"],
-                "text": (prefix + quote).strip() or None, "source": c.source}
+                "text": f"{prefix}{claim['subject']} {claim['predicate']} {claim['object']}{quotes}",
+                "source": c.source}
         item["_provenance"] = {"turn_ids": [], "session_id": None, "claim_ids": [c.id], "status": None}
         return item
 
