@@ -231,3 +231,19 @@ def test_a_recalled_claim_without_a_turn_reads_as_a_dated_statement(api: Api, re
     api.write(claim("caroline", "visited", "lisbon", valid_from="2023-09-02"))
     [item] = recall(api, "caroline visited lisbon", k=1, arms=["claim_vector"])["items"]
     assert item["text"] == "[2 September 2023] caroline visited lisbon"
+
+
+def test_a_turn_gains_from_a_session_where_the_topic_keeps_coming_up(api: Api):
+    def episode(session: str, texts: list[str]) -> None:
+        api.post("/v1/episodes", json={"session": {"external_id": session, "started_at": "2024-05-01T10:00:00Z"},
+                                       "turns": [{"external_id": f"{session}-{i}", "speaker": "Ann", "text": text}
+                                                 for i, text in enumerate(texts)]}).raise_for_status()
+
+    episode("garden", ["I planted tomatoes along the fence this spring.", "The weather was lovely all week.",
+                       "Those tomatoes need water every single morning.", "My tomatoes finally turned red today."])
+    episode("market", ["Tomatoes!", "We also bought bread and cheese."])
+    alone = recall(api, "tomatoes", k=4, arms=["fulltext"], include_provenance=True)
+    assert turn_ids(alone)[0] == "market-0"  # the shortest mention scores highest on its own
+    together = recall(api, "tomatoes", k=4, arms=["fulltext", "sessions"], include_provenance=True)
+    assert turn_ids(together)[0].startswith("garden-")
+    assert set(turn_ids(together)) == set(turn_ids(alone))

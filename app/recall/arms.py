@@ -27,7 +27,8 @@ ARMS: dict[str, Arm] = {
     )
 }
 NEIGHBOURS = "neighbours"  # not an index: the ±1 turns around the strongest hits
-ARM_NAMES = (*ARMS, NEIGHBOURS)
+SESSIONS = "sessions"  # not an index: turns gain from the strength of their session
+ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS)
 
 
 @dataclass(frozen=True)
@@ -40,10 +41,14 @@ class Recipe:
     dated_boost: float = 1.0  # multiplies a passage hit whose passage resolved a date
     neighbours_of: int = 8  # the strongest fused turns whose previous and next turns join
     neighbour_share: float = 0.5  # a neighbour scores this share of its hit's score
+    session_share: float = 0.25  # a turn gains this share of its session's strength (its best turns' summed scores)
+    session_depth: int = 3  # how many of a session's best turns make its strength
+    session_pool: int = 100  # the best fused turns whose sessions are weighed
 
     def only(self, arms: list[str]) -> "Recipe":
         return replace(self, weights={k: v for k, v in self.weights.items() if k in arms},
-                       neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0)
+                       neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0,
+                       session_share=self.session_share if SESSIONS in arms else 0.0)
 
 
 DEFAULT = Recipe()

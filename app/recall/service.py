@@ -78,11 +78,14 @@ class RecallService:
             rows = self._run_arm(name, request.query, vector, per_arm, scope)
             self._fuse(candidates, name, weight, rows, recipe)
         ranked = sorted(candidates.values(), key=lambda c: -c.score)
-        turns = self._turn_details(workspace, [c.id for c in ranked if c.kind == "turn"][: request.k + recipe.neighbours_of])
+        pool = request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)
+        turns = self._turn_details(workspace, [c.id for c in ranked if c.kind == "turn"][:pool])
+        if recipe.session_share:
+            ranked = self._weigh_sessions(ranked, turns, recipe)
         if recipe.neighbours_of:
             ranked = self._add_neighbours(ranked, turns, recipe, candidates)
-            missing = [c.id for c in ranked[: request.k] if c.kind == "turn" and c.id not in turns]
-            turns.update(self._turn_details(workspace, missing))
+        missing = [c.id for c in ranked[: request.k] if c.kind == "turn" and c.id not in turns]
+        turns.update(self._turn_details(workspace, missing))
         chosen = ranked[: request.k]
         claims = self._claim_details(workspace, [c.id for c in chosen if c.kind == "claim"])
         items = [self._item(c, turns, claims) for c in chosen]
@@ -140,6 +143,20 @@ class RecallService:
                 candidate.arms[arm] = candidate.arms.get(arm, 0) + share
                 if claim_id and claim_id not in candidate.claim_ids:
                     candidate.claim_ids.append(claim_id)
+
+    @staticmethod
+    def _weigh_sessions(ranked: list[Candidate], turns: dict, recipe: Recipe) -> list[Candidate]:
+        """Evidence for a question tends to sit together in one conversation: a turn in a session
+        whose best turns also scored well gains a share of that session's strength."""
+        scores: dict[str, list[float]] = {}
+        for c in ranked:
+            if c.kind == "turn" and c.id in turns:
+                scores.setdefault(turns[c.id]["sessionExternalId"], []).append(c.score)
+        strength = {s: sum(sorted(v, reverse=True)[: recipe.session_depth]) for s, v in scores.items()}
+        for c in ranked:
+            if c.kind == "turn" and c.id in turns:
+                c.score += recipe.session_share * strength[turns[c.id]["sessionExternalId"]]
+        return sorted(ranked, key=lambda c: -c.score)
 
     @staticmethod
     def _add_neighbours(ranked: list[Candidate], turns: dict, recipe: Recipe, candidates: dict) -> list[Candidate]:
