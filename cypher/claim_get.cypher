@@ -1,11 +1,12 @@
 // One claim with both time intervals, its relationships (both directions) and evidence spans.
 // Parameters: $workspace, $id
-// Returns: claim (map of the node's properties), derivedFrom, supports, contradicts, supersedes,
+// Returns: claim (map of the claim's fields; not its embedding), derivedFrom, supports, contradicts, supersedes,
 //          derivedBy, supportedBy, contradictedBy, supersededBy (lists of claim ids),
 //          evidence (list of {spanId, documentId, start, end, text})
 MATCH (c:Claim {id: $id})
 WHERE c.workspace = $workspace
-RETURN c {.*} AS claim,
+RETURN c {.id, .subject, .predicate, .object, .objectKind, .objectDatatype, .context, .confidence,
+          .validFrom, .validTo, .txFrom, .txTo, .retractionReason} AS claim,
        [(c)-[:DERIVED_FROM]->(x) | x.id] AS derivedFrom,
        [(c)-[:SUPPORTS]->(x) | x.id] AS supports,
        [(c)-[:CONTRADICTS]->(x) | x.id] AS contradicts,

@@ -7,7 +7,7 @@
 // Parameters: $workspace, $subject, $predicate, $object (each null = any),
 //             $valid_at, $known_at (datetimes), $include_retracted (boolean),
 //             $after (claim id of the previous page's last row, or null), $limit (integer)
-// Returns: claim (map of the node's properties), one row per claim, ordered by id
+// Returns: claim (map of the claim's fields; not its embedding), one row per claim, ordered by id
 CALL () {
   WITH 1 AS _ WHERE $subject IS NOT NULL
   MATCH (c:Claim {workspace: $workspace, subject: $subject})
@@ -34,6 +34,7 @@ WHERE ($subject IS NULL OR c.subject = $subject)
   AND ($include_retracted OR c.txTo IS NULL OR c.txTo > $known_at)
   AND (c.validFrom IS NULL OR c.validFrom <= $valid_at)
   AND (c.validTo IS NULL OR c.validTo > $valid_at)
-RETURN c {.*} AS claim
+RETURN c {.id, .subject, .predicate, .object, .objectKind, .objectDatatype, .context, .confidence,
+          .validFrom, .validTo, .txFrom, .txTo, .retractionReason} AS claim
 ORDER BY c.id
 LIMIT $limit
