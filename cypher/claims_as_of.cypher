@@ -11,6 +11,7 @@
 CALL () {
   WITH 1 AS _ WHERE $subject IS NOT NULL
   MATCH (c:Claim {workspace: $workspace, subject: $subject})
+  WHERE c.predicate IS NOT NULL  // lets the planner seek the (workspace, subject, predicate) index by prefix
   RETURN c
   UNION
   WITH 1 AS _ WHERE $subject IS NULL AND $object IS NOT NULL
@@ -22,7 +23,8 @@ CALL () {
   RETURN c
   UNION
   WITH 1 AS _ WHERE $subject IS NULL AND $object IS NULL AND $predicate IS NULL
-  MATCH (c:Claim) WHERE c.workspace = $workspace
+  MATCH (c:Claim {workspace: $workspace})
+  WHERE c.id IS NOT NULL  // seeks the (workspace, id) index
   RETURN c
 }
 WITH c

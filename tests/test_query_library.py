@@ -38,3 +38,28 @@ def test_vector_indexes_built_for_another_model_are_refused(settings):
             assert "donto reembed" in exc.message
         else:
             raise AssertionError("a 768-dimension model was accepted by 384-dimension indexes")
+
+
+# Queries whose job is to visit every node of a label; all others must start from an index.
+SCANS_ON_PURPOSE = {
+    "claims_pending_embedding": "the :PendingEmbedding label is the queue itself",
+    "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim",
+}
+
+
+def _operators(plan) -> list[str]:
+    return [plan["operatorType"].split("@")[0]] + [op for child in plan.get("children", []) for op in _operators(child)]
+
+
+def test_every_query_starts_from_an_index_not_a_label_scan(settings):
+    library = QueryLibrary(CYPHER_DIR)
+    scanning = {}
+    with GraphClient(settings) as graph:
+        for name in library.names():
+            query = library[name]
+            plan = graph.read(lambda tx: tx.run("EXPLAIN " + query.text, {p: None for p in query.parameters})
+                              .consume().plan)
+            scans = [op for op in _operators(plan) if op in ("NodeByLabelScan", "AllNodesScan")]
+            if scans and name not in SCANS_ON_PURPOSE:
+                scanning[name] = scans
+    assert scanning == {}
