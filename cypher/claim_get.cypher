@@ -1,7 +1,7 @@
 // One claim with both time intervals, its relationships (both directions) and evidence spans.
 // Parameters: $workspace, $id
-// Returns: claim (map of the claim's fields; not its embedding), derivedFrom, supports, contradicts, supersedes,
-//          derivedBy, supportedBy, contradictedBy, supersededBy (lists of claim ids),
+// Returns: claim (map of the claim's fields; not its embedding), derivedFrom, supports,
+//          contradicts, supersedes, derivedBy, supportedBy, contradictedBy, supersededBy (lists of claim ids),
 //          evidence (list of {spanId, documentId, start, end, text})
 MATCH (c:Claim {id: $id})
 WHERE c.workspace = $workspace

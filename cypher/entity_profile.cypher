@@ -1,11 +1,13 @@
 // An entity's dossier: every claim known at $known_at with the entity as subject (grouped by
 // the caller per predicate), dated, whether it holds at $valid_at, what superseded it (the premise
 // walk's rule: a later value of a cardinality-'one' predicate or alias, or a SUPERSEDES link) and
-// what contradicts it; and the claims that name the entity as their object.
+// what contradicts it; and the claims that name the entity as their object. The supersession rule
+// is the one in claim_status.cypher; keep the two in step.
 // Parameters: $workspace, $key (entity key), $valid_at, $known_at (datetimes), $limit (integer)
 // Returns: direction ('subject' | 'object'), id, subject, predicate, object, objectKind,
 //          objectDatatype, validFrom, validTo, confidence, current (valid at $valid_at and not
-//          superseded), supersededBy (ids of known claims valid at $valid_at), contradictedBy (ids of known claims contradicting it, either direction), quotes
+//          superseded), supersededBy (ids of known claims valid at $valid_at), contradictedBy
+//          (ids of known claims contradicting it, either direction), quotes
 CALL () {
   OPTIONAL MATCH (decl:Predicate {workspace: $workspace})
   RETURN collect(decl {.name, .aliases, .cardinality}) AS registry
