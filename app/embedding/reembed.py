@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.embedding.backlog import EmbeddingBacklog
 from app.embedding.encoder import Encoder
-from app.episodes.service import embedding_text, exchange_text
+from app.episodes.service import embed_turns
 from app.graph.client import VECTOR_INDEXES, GraphClient
 
 PAGE = 256
@@ -21,15 +21,12 @@ def reembed(graph: GraphClient, encoder: Encoder, report=print) -> dict[str, int
         page = graph.read_query("reembed_turns_page", after=after, limit=PAGE)
         if not page:
             break
-        texts = [embedding_text(t["speaker"], t["text"]) for t in page]
-        texts += [exchange_text({"speaker": t["previousSpeaker"], "text": t["previousText"]} if t["previousText"]
-                                else None, t) for t in page]
-        texts += [embedding_text(t["speaker"], p["text"]) for t in page for p in t["passages"]]
-        vectors = iter(encoder.encode(texts))
-        turn_rows = [{"id": t["id"], "embedding": next(vectors)} for t in page]
-        for row in turn_rows:
-            row["contextEmbedding"] = next(vectors)
-        passage_rows = [{"id": p["id"], "embedding": next(vectors)} for t in page for p in t["passages"]]
+        before = [{"speaker": t["previousSpeaker"], "text": t["previousText"]} if t["previousText"] else None
+                  for t in page]
+        embed_turns(encoder, page, before)
+        turn_rows = [{"id": t["id"], "embedding": t["embedding"], "contextEmbedding": t["contextEmbedding"]}
+                     for t in page]
+        passage_rows = [p for t in page for p in t["passages"]]
         graph.write_query("reembed_turns_write", turns=turn_rows, passages=passage_rows)
         turns, passages, after = turns + len(turn_rows), passages + len(passage_rows), page[-1]["id"]
         report(f"  {turns} turns, {passages} passages")

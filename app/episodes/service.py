@@ -49,6 +49,23 @@ def exchange_text(previous: dict | None, turn: dict) -> str:
     return f"{embedding_text(previous['speaker'], previous['text'])}\n{this}" if previous else this
 
 
+def embed_turns(encoder: Encoder, turns: list[dict], previous: list[dict | None]) -> None:
+    """One batched encoding of each turn ({speaker, text, passages: [{text}]}), of its exchange with
+    `previous[i]` (the turn before it, or None) and of its passages; sets `embedding` and
+    `contextEmbedding` on every turn and `embedding` on every passage."""
+    texts = [embedding_text(t["speaker"], t["text"]) for t in turns]
+    texts += [exchange_text(before, t) for before, t in zip(previous, turns)]
+    texts += [embedding_text(t["speaker"], p["text"]) for t in turns for p in t["passages"]]
+    vectors = iter(encoder.encode(texts))
+    for t in turns:
+        t["embedding"] = next(vectors)
+    for t in turns:
+        t["contextEmbedding"] = next(vectors)
+    for t in turns:
+        for p in t["passages"]:
+            p["embedding"] = next(vectors)
+
+
 class EpisodeService:
     def __init__(self, graph: GraphClient, encoder: Encoder):
         self.graph = graph
@@ -69,17 +86,17 @@ class EpisodeService:
         next_seq = max((t["seq"] for t in known.values()), default=-1) + 1
         request_time = utc_now()
 
-        rows = []
+        rows, before = [], []
         previous = held[0]["lastTurn"] if held else None
         for turn in turns:
             if turn.external_id in known:
                 continue
             row = self._turn_row(turn, turn.occurred_at or session_start, next_seq, request_time)
-            row["_context"] = exchange_text(previous, row)
             rows.append(row)
+            before.append(previous)
             previous = row
             next_seq += 1
-        self._embed(rows)
+        embed_turns(self.encoder, rows, before)  # before the write transaction, not inside it
 
         def work(tx):
             recorded_at = next_transaction_time(self.graph, tx)
@@ -118,16 +135,3 @@ class EpisodeService:
             "sha256": hashlib.sha256(turn.text.encode("utf-8")).hexdigest(), "passages": passages,
         }
 
-    def _embed(self, rows: list[dict]) -> None:
-        """One batched encoding for every new turn, exchange and passage, before the write transaction."""
-        texts = [embedding_text(row["speaker"], row["text"]) for row in rows]
-        texts += [row.pop("_context") for row in rows]
-        texts += [embedding_text(row["speaker"], p["text"]) for row in rows for p in row["passages"]]
-        vectors = iter(self.encoder.encode(texts))
-        for row in rows:
-            row["embedding"] = next(vectors)
-        for row in rows:
-            row["contextEmbedding"] = next(vectors)
-        for row in rows:
-            for p in row["passages"]:
-                p["embedding"] = next(vectors)
