@@ -7,7 +7,7 @@ POST /v1/recall with provenance. Recall@K: the share of a question's evidence tu
 turns of the top K items (turn level), and of its evidence sessions among their sessions
 (session level), averaged over questions. Next to donto, measured in the same run on the same
 model: a bare turn-vector index (exact cosine over "speaker: text", and over the raw text alone)
-and BM25 over the same texts.
+and BM25 over the same two texts.
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ def run(settings: Settings, args) -> int:
             turn_vectors = np.array(encoder.encode([f"{who}: {text}" for who, text in zip(speakers, texts)]))
             raw_turn_vectors = np.array(encoder.encode(texts))
             bm25 = Bm25(texts)
+            bm25_speaker = Bm25([f"{who}: {text}" for who, text in zip(speakers, texts)])
             for qa in sample["qa"]:
                 wanted = [e for e in evidence_ids(qa) if e in turn_session]
                 if qa.get("category") not in CATEGORIES or not wanted:
@@ -121,8 +122,10 @@ def run(settings: Settings, args) -> int:
                 vector_found = [ids[i] for i in np.argsort(-(turn_vectors @ q_vector))[: max(KS)]]
                 raw_vector_found = [ids[i] for i in np.argsort(-(raw_turn_vectors @ q_vector))[: max(KS)]]
                 bm25_found = [ids[i] for i in bm25.rank(question)[: max(KS)]]
+                bm25_speaker_found = [ids[i] for i in bm25_speaker.rank(question)[: max(KS)]]
                 for method, ranked in (("donto", found), ("turn-vector", vector_found),
-                                       ("turn-vec raw", raw_vector_found), ("bm25", bm25_found)):
+                                       ("turn-vec raw", raw_vector_found), ("bm25", bm25_speaker_found),
+                                       ("bm25 raw", bm25_found)):
                     scores = {}
                     for k in KS:
                         scores[f"turn@{k}"] = recall_at(ranked, set(wanted), k)
