@@ -1,5 +1,6 @@
 // Writes a session and its new turns, each turn with its sentence passages (offsets into the
-// turn text, resolved dates, embeddings), then links the session's turns in order with NEXT.
+// turn text, resolved dates, embeddings), then links the session's turns in order with NEXT and
+// sets the session's text (its turns as "speaker: text" lines, for the session full-text index).
 // A turn already held (same session and turn external id) is left as it was.
 // Parameters: $workspace, $recorded_at (datetime),
 //   $session: {id, externalId, startedAt},
@@ -25,7 +26,7 @@ CALL (s) {
     WITH t, row
     UNWIND row.passages AS ps
     CREATE (t)-[:HAS_PASSAGE]->(:Passage {
-      id: ps.id, workspace: $workspace, turnId: t.id, text: ps.text, start: ps.start, end: ps.end,
+      id: ps.id, workspace: $workspace, turnId: t.id, speaker: t.speaker, text: ps.text, start: ps.start, end: ps.end,
       dateFrom: ps.dateFrom, dateTo: ps.dateTo, dateGranularity: ps.dateGranularity,
       dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase, embedding: ps.embedding,
       occurredAt: t.occurredAt, txFrom: $recorded_at
@@ -37,6 +38,9 @@ CALL (s) {
   MATCH (s)-[:HAS_TURN]->(t:Turn)
   WITH t ORDER BY t.seq
   WITH collect(t) AS ordered
+  SET s.text = reduce(lines = '', t IN ordered |
+                      lines + CASE WHEN lines = '' THEN '' ELSE '\n' END + coalesce(t.speaker + ': ', '') + t.text)
+  WITH ordered
   UNWIND range(0, size(ordered) - 2) AS i
   WITH ordered[i] AS earlier, ordered[i + 1] AS later
   MERGE (earlier)-[:NEXT]->(later)

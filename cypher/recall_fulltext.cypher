@@ -3,7 +3,7 @@
 // Parameters: $workspace, $lucene (a Lucene query string), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
 // Returns: turnId (null for a claim), claimId (null for a turn or passage), turnIds, score
-CALL db.index.fulltext.queryNodes('recall_text', $lucene, {limit: $candidates}) YIELD node, score
+CALL db.index.fulltext.queryNodes('recall_search', $lucene, {limit: $candidates}) YIELD node, score
 WITH node, score
 WHERE node.workspace = $workspace AND node.txFrom <= $known_at
   AND (node.txTo IS NULL OR node.txTo > $known_at)

@@ -1,6 +1,8 @@
 // donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
-// schema-version: 1
-// Every statement is IF NOT EXISTS or MERGE, so applying twice changes nothing.
+// schema-version: 2
+// Every statement is IF [NOT] EXISTS or MERGE, so applying twice changes nothing.
+// Version 2 added the session and speaker-aware full-text indexes: a graph written under version 1
+// gets the texts they read from `donto reembed`.
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
@@ -42,7 +44,8 @@ CREATE INDEX turn_occurred_at IF NOT EXISTS FOR (t:Turn) ON (t.workspace, t.occu
 CREATE INDEX passage_date IF NOT EXISTS FOR (p:Passage) ON (p.workspace, p.dateFrom);
 
 // Recall: cosine vector indexes (dimension of the embedding model: run with
-// `:param embedding_dimensions => 384` for all-MiniLM-L6-v2) and one full-text index.
+// `:param embedding_dimensions => 384` for all-MiniLM-L6-v2) and two full-text indexes, whose
+// English analyzer stems words ("painted" finds "painting") and drops stop words.
 // Quantisation off: these indexes are small, and exact vectors keep recall stable.
 CREATE VECTOR INDEX turn_embedding IF NOT EXISTS FOR (t:Turn) ON t.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
@@ -56,4 +59,13 @@ CREATE VECTOR INDEX passage_embedding IF NOT EXISTS FOR (p:Passage) ON p.embeddi
 CREATE VECTOR INDEX claim_embedding IF NOT EXISTS FOR (c:Claim) ON c.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
-CREATE FULLTEXT INDEX recall_text IF NOT EXISTS FOR (n:Turn|Passage|Claim) ON EACH [n.text];
+// Turns and passages are searched with their speaker, as claims are with their subject: a
+// question names the person ("What does Melanie paint?"), the words she says rarely do.
+// (recall_text, its predecessor, indexed the text alone.)
+DROP INDEX recall_text IF EXISTS;
+CREATE FULLTEXT INDEX recall_search IF NOT EXISTS FOR (n:Turn|Passage|Claim) ON EACH [n.text, n.speaker]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+// A session's whole text, so that words of a question spread over several turns of one
+// conversation rank that conversation (BM25 over the session as one document).
+CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (s:Session) ON EACH [s.text]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};

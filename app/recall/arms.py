@@ -23,19 +23,21 @@ ARMS: dict[str, Arm] = {
         Arm("exchange_vector", "recall_exchange_vector", True),
         Arm("claim_vector", "recall_claim_vector", True),
         Arm("fulltext", "recall_fulltext", False),
+        Arm("session_fulltext", "recall_session_fulltext", False),
         Arm("time_window", "recall_time_window", True, needs_time=True),
     )
 }
 NEIGHBOURS = "neighbours"  # not an index: the ±1 turns around the strongest hits
 SESSIONS = "sessions"  # not an index: turns gain from the strength of their session
-ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS)
+SPEAKERS = "speakers"  # not an index: turns said by someone the query names gain
+ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS, SPEAKERS)
 
 
 @dataclass(frozen=True)
 class Recipe:
     weights: dict[str, float] = field(default_factory=lambda: {
         "turn_vector": 1.0, "passage_vector": 1.0, "exchange_vector": 1.0, "claim_vector": 1.0, "fulltext": 1.0,
-        "time_window": 1.0})
+        "session_fulltext": 1.0, "time_window": 1.0})
     per_arm: int = 60  # ranked hits each arm contributes
     rrf_k: int = 15  # reciprocal-rank fusion: score += weight / (rrf_k + rank); small k lets top ranks lead
     dated_boost: float = 1.0  # multiplies a passage hit whose passage resolved a date
@@ -44,11 +46,13 @@ class Recipe:
     session_share: float = 0.25  # a turn gains this share of its session's strength (its best turns' summed scores)
     session_depth: int = 3  # how many of a session's best turns make its strength
     session_pool: int = 100  # the best fused turns whose sessions are weighed
+    speaker_boost: float = 1.5  # multiplies the score of a turn said by someone the query names
 
     def only(self, arms: list[str]) -> "Recipe":
         return replace(self, weights={k: v for k, v in self.weights.items() if k in arms},
                        neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0,
-                       session_share=self.session_share if SESSIONS in arms else 0.0)
+                       session_share=self.session_share if SESSIONS in arms else 0.0,
+                       speaker_boost=self.speaker_boost if SPEAKERS in arms else 1.0)
 
 
 DEFAULT = Recipe()

@@ -2,14 +2,18 @@
 
 Each arm (cypher/recall_*.cypher) ranks turns, passages or claims; hits map to the turn they
 belong to (a claim's hit promotes the turns its evidence cites); ranks fuse by reciprocal-rank
-fusion with the weights of the query's recipe; the ±1 neighbours of the strongest turns join;
+fusion with the weights of the query's recipe; a turn gains from its session's full-text rank,
+from being said by someone the query names, and from its session's other strong turns; the ±1
+neighbours of the strongest turns join;
 the best `k` become items, trimmed to `max_tokens`."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, time as dtime, timedelta, timezone
 
@@ -74,12 +78,21 @@ class RecallService:
             self.backlog.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
         candidates: dict[tuple[str, str], Candidate] = {}
         vector = self.encoder.encode_one(request.query) if any(ARMS[a].uses_vector for a in recipe.weights) else None
-        for name, weight in recipe.weights.items():
-            rows = self._run_arm(name, request.query, vector, per_arm, scope)
-            self._fuse(candidates, name, weight, rows, recipe)
+        names = list(recipe.weights)
+        with ThreadPoolExecutor(max_workers=max(1, len(names))) as pool:  # arms are independent reads
+            found = list(pool.map(lambda name: self._run_arm(name, request.query, vector, per_arm, scope), names))
+        for name, rows in zip(names, found):  # fused in recipe order, so ties break the same way every time
+            self._fuse(candidates, name, recipe.weights[name], rows, recipe)
+        sessions = {c.id: c for c in candidates.values() if c.kind == "session"}
+        for sid in sessions:
+            del candidates[("session", sid)]
         ranked = sorted(candidates.values(), key=lambda c: -c.score)
         pool = request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)
         turns = self._turn_details(workspace, [c.id for c in ranked if c.kind == "turn"][:pool])
+        if sessions:
+            ranked = self._credit_sessions(ranked, turns, sessions)
+        if recipe.speaker_boost != 1.0:
+            ranked = self._boost_speakers(ranked, turns, request.query, recipe)
         if recipe.session_share:
             ranked = self._weigh_sessions(ranked, turns, recipe)
         if recipe.neighbours_of:
@@ -123,7 +136,9 @@ class RecallService:
         rank = 0
         for row in rows:
             claim_id = row.get("claimId")
-            if row.get("turnId"):
+            if row.get("sessionExternalId"):
+                keys = [("session", row["sessionExternalId"])]
+            elif row.get("turnId"):
                 keys = [("turn", row["turnId"])]
             elif row.get("turnIds"):
                 keys = [("turn", t) for t in row["turnIds"]]  # a claim promotes the turns it cites
@@ -156,6 +171,30 @@ class RecallService:
         for c in ranked:
             if c.kind == "turn" and c.id in turns:
                 c.score += recipe.session_share * strength[turns[c.id]["sessionExternalId"]]
+        return sorted(ranked, key=lambda c: -c.score)
+
+    @staticmethod
+    def _credit_sessions(ranked: list[Candidate], turns: dict, sessions: dict[str, Candidate]) -> list[Candidate]:
+        """A turn gains the fused share of its session's full-text rank: the words of a question
+        are often spread over several turns of the one conversation that answers it."""
+        for c in ranked:
+            if c.kind == "turn" and c.id in turns:
+                hit = sessions.get(turns[c.id]["sessionExternalId"])
+                if hit:  # the session arm lifts the turn; the arm that found it stays its source
+                    c.score += hit.score
+        return sorted(ranked, key=lambda c: -c.score)
+
+    @staticmethod
+    def _boost_speakers(ranked: list[Candidate], turns: dict, query: str, recipe: Recipe) -> list[Candidate]:
+        """Questions name the person they are about ("What does Melanie paint?"); what she says
+        rarely names her. A turn said by someone the query names (any word of the speaker's name
+        longer than two letters) has its score multiplied."""
+        words = {w.lower() for w in re.findall(r"\w+", query)}
+        for c in ranked:
+            if c.kind == "turn" and c.id in turns:
+                names = {w.lower() for w in re.findall(r"\w+", turns[c.id]["speaker"] or "") if len(w) > 2}
+                if names & words:
+                    c.score *= recipe.speaker_boost
         return sorted(ranked, key=lambda c: -c.score)
 
     @staticmethod
