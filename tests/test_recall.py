@@ -262,10 +262,13 @@ def test_a_session_keeps_its_whole_text_for_full_text_search(api: Api, remembere
         "Caroline: Oscar loves the lake too."]
 
 
-def episode(api: Api, session: str, said: list[tuple[str, str]]) -> None:
-    api.post("/v1/episodes", json={"session": {"external_id": session, "started_at": "2024-05-01T10:00:00Z"},
-                                   "turns": [{"external_id": f"{session}-{i}", "speaker": who, "text": text}
-                                             for i, (who, text) in enumerate(said)]}).raise_for_status()
+def episode(api: Api, session: str, said: list[tuple[str, str]], first: int = 0) -> dict:
+    response = api.post("/v1/episodes", json={
+        "session": {"external_id": session, "started_at": "2024-05-01T10:00:00Z"},
+        "turns": [{"external_id": f"{session}-{i}", "speaker": who, "text": text}
+                  for i, (who, text) in enumerate(said, start=first)]})
+    response.raise_for_status()
+    return response.json()
 
 
 def test_a_turn_gains_when_its_whole_session_matches_the_question(api: Api):
@@ -289,3 +292,14 @@ def test_a_question_naming_a_speaker_prefers_what_they_said(api: Api):
         assert turn_ids(bundle)[0] == first, name
     by_text = recall(api, "Melanie painted", k=2, arms=["fulltext"], include_provenance=True)
     assert turn_ids(by_text)[0] == "chat-1"  # full-text searches the speaker with the words
+
+
+def test_a_session_lifts_its_turns_only_with_the_text_known_at_the_time(api: Api):
+    episode(api, "trip", [("Ann", "I finally bought a kayak."), ("Ann", "The river was calm all day.")])
+    then = episode(api, "walk", [("Ann", "The river was calm all day."), ("Ann", "We had soup after.")])["recorded_at"]
+    episode(api, "walk", [("Ann", "Kayak, kayak, kayak: we rented a kayak!"), ("Ann", "Best kayak day ever.")], first=2)
+    ask = {"k": 8, "arms": ["fulltext", "session_fulltext"], "include_provenance": True}
+    now = turn_ids(recall(api, "kayak on the river", **ask))
+    assert now.index("walk-0") < now.index("trip-1")  # the walk is now the kayak session
+    as_of = turn_ids(recall(api, "kayak on the river", known_at=then, **ask))
+    assert as_of.index("trip-1") < as_of.index("walk-0") and "walk-2" not in as_of

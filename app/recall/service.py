@@ -33,7 +33,7 @@ DRAIN_BEFORE_RECALL = 2048  # claims a recall embeds itself before searching
 
 @dataclass
 class Candidate:
-    kind: str  # "turn" | "claim"
+    kind: str  # "turn" | "claim" | "session"
     id: str
     score: float = 0.0
     arms: dict[str, float] = field(default_factory=dict)
@@ -79,13 +79,12 @@ class RecallService:
         candidates: dict[tuple[str, str], Candidate] = {}
         vector = self.encoder.encode_one(request.query) if any(ARMS[a].uses_vector for a in recipe.weights) else None
         names = list(recipe.weights)
-        with ThreadPoolExecutor(max_workers=max(1, len(names))) as pool:  # arms are independent reads
-            found = list(pool.map(lambda name: self._run_arm(name, request.query, vector, per_arm, scope), names))
+        with ThreadPoolExecutor(max_workers=max(1, len(names))) as executor:  # arms are independent reads
+            found = list(executor.map(lambda name: self._run_arm(name, request.query, vector, per_arm, scope), names))
         for name, rows in zip(names, found):  # fused in recipe order, so ties break the same way every time
             self._fuse(candidates, name, recipe.weights[name], rows, recipe)
-        sessions = {c.id: c for c in candidates.values() if c.kind == "session"}
-        for sid in sessions:
-            del candidates[("session", sid)]
+        # Session hits are not items: they only lift the turns of their session (below).
+        sessions = {key[1]: candidates.pop(key) for key in [key for key in candidates if key[0] == "session"]}
         ranked = sorted(candidates.values(), key=lambda c: -c.score)
         pool = request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)
         turns = self._turn_details(workspace, [c.id for c in ranked if c.kind == "turn"][:pool])
