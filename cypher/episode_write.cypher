@@ -1,8 +1,6 @@
 // Writes a session and its new turns, each turn with its sentence passages (offsets into the
-// turn text, resolved dates, embeddings), then links the session's turns in order with NEXT and
-// sets the session's text (its turns as "speaker: text" lines, for the session full-text index),
-// with when the last of them was recorded and said, so an as-of recall can tell whether it may
-// use that text.
+// turn text, resolved dates, embeddings), then links the session's turns in order with NEXT.
+// (session_text_write then derives the session's text, in the same transaction.)
 // A turn already held (same session and turn external id) is left as it was.
 // Parameters: $workspace, $recorded_at (datetime),
 //   $session: {id, externalId, startedAt},
@@ -38,12 +36,8 @@ CALL (s) {
 }
 CALL (s) {
   MATCH (s)-[:HAS_TURN]->(t:Turn)
-  WITH s, t ORDER BY t.seq
-  WITH s, collect(t) AS ordered, max(t.txFrom) AS textRecordedAt, max(t.occurredAt) AS lastSaidAt
-  SET s.text = reduce(lines = '', t IN ordered |
-                      lines + CASE WHEN lines = '' THEN '' ELSE '\n' END + coalesce(t.speaker + ': ', '') + t.text),
-      s.textRecordedAt = textRecordedAt, s.lastSaidAt = lastSaidAt
-  WITH ordered
+  WITH t ORDER BY t.seq
+  WITH collect(t) AS ordered
   UNWIND range(0, size(ordered) - 2) AS i
   WITH ordered[i] AS earlier, ordered[i + 1] AS later
   MERGE (earlier)-[:NEXT]->(later)

@@ -1,4 +1,5 @@
-// Stores new embeddings of turns (and their exchanges) and of their passages.
+// Stores new embeddings of turns (and their exchanges) and of their passages, and gives each
+// passage its turn's speaker (the full-text index searches it).
 // Parameters: $turns (list of {id, embedding, contextEmbedding}), $passages (list of {id, embedding})
 // Returns: turns (count written)
 CALL () {
@@ -9,4 +10,9 @@ CALL () {
 UNWIND $turns AS row
 MATCH (t:Turn {id: row.id})
 SET t.embedding = row.embedding, t.contextEmbedding = row.contextEmbedding
+WITH t
+CALL (t) {
+  MATCH (t)-[:HAS_PASSAGE]->(p:Passage)
+  SET p.speaker = t.speaker
+}
 RETURN count(t) AS turns

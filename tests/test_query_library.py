@@ -44,7 +44,6 @@ def test_vector_indexes_built_for_another_model_are_refused(settings):
 SCANS_ON_PURPOSE = {
     "claims_pending_embedding": "the :PendingEmbedding label is the queue itself",
     "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim",
-    "search_text_rebuild": "`donto reembed` re-derives every session's text",
 }
 
 

@@ -1,7 +1,7 @@
 """`donto reembed`: rebuild every vector for the configured embedding model (after
 DONTO_EMBEDDING_MODEL changed): drop the vector indexes, encode turns, exchanges and passages
-again, queue every claim for the embedder, re-derive the texts the full-text indexes read (session
-texts, passage speakers), then re-create the indexes at the model's dimension."""
+again (giving passages their turn's speaker), queue every claim for the embedder, derive every
+session's text, then re-create the indexes at the model's dimension."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ def reembed(graph: GraphClient, encoder: Encoder, report=print) -> dict[str, int
         graph.write_query("vector_index_drop", name=name)
     turns = passages = 0
     after = ""
+    sessions: set[str] = set()
     while True:
         page = graph.read_query("reembed_turns_page", after=after, limit=PAGE)
         if not page:
@@ -29,10 +30,13 @@ def reembed(graph: GraphClient, encoder: Encoder, report=print) -> dict[str, int
                      for t in page]
         passage_rows = [p for t in page for p in t["passages"]]
         graph.write_query("reembed_turns_write", turns=turn_rows, passages=passage_rows)
+        sessions.update(t["sessionId"] for t in page)
         turns, passages, after = turns + len(turn_rows), passages + len(passage_rows), page[-1]["id"]
         report(f"  {turns} turns, {passages} passages")
     graph.write_query("claims_queue_all_for_embedding")
     claims = EmbeddingBacklog(graph, encoder).drain()
-    sessions = graph.write_query("search_text_rebuild")[0]["sessions"]
+    ordered = sorted(sessions)
+    for start in range(0, len(ordered), PAGE):
+        graph.write_query("session_text_write", session_ids=ordered[start:start + PAGE])
     graph.apply_schema(encoder.name, encoder.dimensions)
-    return {"turns": turns, "passages": passages, "claims": claims, "sessions": sessions}
+    return {"turns": turns, "passages": passages, "claims": claims, "sessions": len(ordered)}

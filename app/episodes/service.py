@@ -106,6 +106,7 @@ class EpisodeService:
                                      turns=rows)
             session = self.graph.run(tx, "episode_existing_turns", workspace=workspace,
                                      session_external_id=session_external_id)[0]
+            self.graph.run(tx, "session_text_write", session_ids=[session["sessionId"]])
             return recorded_at, session["sessionId"], {w["externalId"]: w for w in written}
 
         recorded_at, session_id, written = self.graph.write(work, name="episode_write")
