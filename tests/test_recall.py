@@ -303,3 +303,10 @@ def test_a_session_lifts_its_turns_only_with_the_text_known_at_the_time(api: Api
     assert now.index("walk-0") < now.index("trip-1")  # the walk is now the kayak session
     as_of = turn_ids(recall(api, "kayak on the river", known_at=then, **ask))
     assert as_of.index("trip-1") < as_of.index("walk-0") and "walk-2" not in as_of
+
+
+def test_a_workspace_of_claims_alone_is_recalled_without_turn_arms(api: Api):
+    api.write(claim("maya", "ran", "half-marathon", valid_from="2026-11-14"))
+    [item] = recall(api, "maya ran a half marathon", k=1)["items"]
+    assert (item["subject"], item["object"]) == ("maya", "half-marathon")
+    assert item["source"] in {"claim_vector", "fulltext"}

@@ -12,19 +12,20 @@ class Arm:
     name: str  # the `source` tag of items it finds
     query: str  # its file in cypher/
     uses_vector: bool
+    holds: str | None  # "turns" or "claims": what the workspace must hold for this arm to find anything
     needs_time: bool = False  # fires only when the query names a time
 
 
 ARMS: dict[str, Arm] = {
     arm.name: arm
     for arm in (
-        Arm("turn_vector", "recall_turn_vector", True),
-        Arm("passage_vector", "recall_passage_vector", True),
-        Arm("exchange_vector", "recall_exchange_vector", True),
-        Arm("claim_vector", "recall_claim_vector", True),
-        Arm("fulltext", "recall_fulltext", False),
-        Arm("session_fulltext", "recall_session_fulltext", False),
-        Arm("time_window", "recall_time_window", True, needs_time=True),
+        Arm("turn_vector", "recall_turn_vector", True, "turns"),
+        Arm("passage_vector", "recall_passage_vector", True, "turns"),
+        Arm("exchange_vector", "recall_exchange_vector", True, "turns"),
+        Arm("claim_vector", "recall_claim_vector", True, "claims"),
+        Arm("fulltext", "recall_fulltext", False, None),
+        Arm("session_fulltext", "recall_session_fulltext", False, "turns"),
+        Arm("time_window", "recall_time_window", True, "turns", needs_time=True),
     )
 }
 NEIGHBOURS = "neighbours"  # not an index: the ±1 turns around the strongest hits

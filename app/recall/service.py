@@ -74,11 +74,12 @@ class RecallService:
         scope = {"workspace": workspace, "valid_at": request.valid_at or now, "known_at": request.known_at or now}
         per_arm = max(recipe.per_arm, request.k)
 
-        if "claim_vector" in recipe.weights:
+        holds = self.graph.read_query("recall_workspace_holds", workspace=workspace)[0]
+        names = [name for name in recipe.weights if ARMS[name].holds is None or holds[ARMS[name].holds]]
+        if "claim_vector" in names:
             self.backlog.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
         candidates: dict[tuple[str, str], Candidate] = {}
-        vector = self.encoder.encode_one(request.query) if any(ARMS[a].uses_vector for a in recipe.weights) else None
-        names = list(recipe.weights)
+        vector = self.encoder.encode_one(request.query) if any(ARMS[a].uses_vector for a in names) else None
         with ThreadPoolExecutor(max_workers=max(1, len(names))) as executor:  # arms are independent reads
             found = list(executor.map(lambda name: self._run_arm(name, request.query, vector, per_arm, scope), names))
         for name, rows in zip(names, found):  # fused in recipe order, so ties break the same way every time
