@@ -145,7 +145,7 @@ class LocalNeo4j:
         if not (self.home / "data" / "dbms").exists():  # the password can only be set before first start
             done = subprocess.run(
                 [java, "-cp", classpath, "org.neo4j.cli.AdminTool", "dbms", "set-initial-password",
-                 self.settings.password.get_secret_value()],
+                 "--", self.settings.password.get_secret_value()],  # "--": a password may start with "-"
                 env=env, capture_output=True, text=True)
             if done.returncode != 0:
                 raise LocalNeo4jError("could not set the initial Neo4j password:\n" + _tail(done.stdout + done.stderr))

@@ -17,7 +17,7 @@ from pydantic import SecretStr
 from app.neo4j_local import LocalNeo4j, LocalNeo4jError, PortInUseError, throwaway_server
 from app.settings import PROJECT_ROOT, LocalNeo4jSettings
 
-PASSWORD = "test-password-1"
+PASSWORD = "-starts-with-a-dash"  # the AdminTool once read such a password as an option
 
 
 @pytest.fixture(scope="session")
