@@ -4,8 +4,7 @@ Each arm (cypher/recall_*.cypher) ranks turns, passages or claims; hits map to t
 belong to (a claim's hit promotes the turns its evidence cites); ranks fuse by reciprocal-rank
 fusion with the weights of the query's recipe; a turn gains from its session's full-text rank,
 from being said by someone the query names, and from its session's other strong turns; the ±1
-neighbours of the strongest turns join;
-the best `k` become items, trimmed to `max_tokens`."""
+neighbours of the strongest turns join; the best `k` become items, trimmed to `max_tokens`."""
 
 from __future__ import annotations
 
