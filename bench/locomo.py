@@ -102,10 +102,11 @@ def run(settings: Settings, args) -> int:
                     ids.append(t["external_id"])
             print(f"{sample['sample_id']}: {len(ids)} turns in {len(sessions)} sessions ingested in "
                   f"{time.perf_counter() - started:.1f} s", flush=True)
-            turn_vectors = np.array(encoder.encode([f"{who}: {text}" for who, text in zip(speakers, texts)]))
+            spoken = [f"{who}: {text}" for who, text in zip(speakers, texts)]
+            turn_vectors = np.array(encoder.encode(spoken))
             raw_turn_vectors = np.array(encoder.encode(texts))
             bm25 = Bm25(texts)
-            bm25_speaker = Bm25([f"{who}: {text}" for who, text in zip(speakers, texts)])
+            bm25_speaker = Bm25(spoken)
             for qa in sample["qa"]:
                 wanted = [e for e in evidence_ids(qa) if e in turn_session]
                 if qa.get("category") not in CATEGORIES or not wanted:
