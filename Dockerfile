@@ -9,10 +9,10 @@ RUN pip install --index-url https://download.pytorch.org/whl/cpu torch
 
 COPY pyproject.toml README.md ./
 COPY app ./app
-COPY bench ./bench
 COPY cypher ./cypher
-# Editable, so app.settings.PROJECT_ROOT is /srv/donto and cypher/ (the schema, the queries) is found.
-RUN pip install -e . && useradd --create-home donto
+COPY extraction ./extraction
+# A plain (not editable) install: the queries and the schema ship inside the package.
+RUN pip install . && useradd --create-home donto
 USER donto
 
 EXPOSE 8765

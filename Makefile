@@ -4,8 +4,9 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+CODE   := app extraction bench
 
-.PHONY: install up test bench-ingest
+.PHONY: install neo4j up check test
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,10 +15,20 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 install: $(BIN)/.installed
+
+neo4j: install
 	$(BIN)/donto neo4j install
 
-up: install
+up: neo4j
 	$(BIN)/donto up
 
-test: install
-	$(BIN)/python -m pytest
+# The fast tier: lint, format, types and the unit tests; no Java, Maven, Neo4j or model.
+check: install
+	$(BIN)/ruff check $(CODE) tests
+	$(BIN)/ruff format --check $(CODE) tests
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -m unit -q
+
+# Everything: the fast tier, then the whole suite against a real Neo4j.
+test: check neo4j
+	$(BIN)/python -m pytest -m "not unit"

@@ -1,12 +1,16 @@
-"""The `donto` command line: run the service, manage the local Neo4j, apply the schema, make keys."""
+"""The `donto` command line, a thin shell over the Memory (app/memory.py): run the service or a
+worker, manage the local Neo4j, apply the schema, rebuild vectors, make keys."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import secrets
+import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 from pydantic import SecretStr
 
@@ -32,14 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     schema.add_argument("action", choices=["apply"])
 
     sub.add_parser("reembed", help="rebuild every vector for the configured embedding model")
+    sub.add_parser("worker", help="drain the background job queues (claim embeddings) until stopped")
 
     keys = sub.add_parser("keys", help="API keys bound to a workspace")
     keys.add_argument("action", choices=["create"])
     keys.add_argument("--workspace", required=True)
-
-    from bench.cli import add_bench_commands
-
-    add_bench_commands(sub)
 
     args = parser.parse_args(argv)
     settings = load_settings()
@@ -105,43 +106,52 @@ def cmd_neo4j(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_schema(settings: Settings, args: argparse.Namespace) -> int:
-    from app.graph.client import GraphClient
+    from app.memory import Memory
 
-    from app.embedding.encoder import Encoder
-
-    encoder = Encoder(settings.embedding)
-    with GraphClient(settings) as graph:
-        graph.verify()
-        version = graph.apply_schema(encoder.name, encoder.dimensions)
-        print(f"schema version {version} applied ({encoder.name}, {encoder.dimensions} dimensions)")
+    with Memory(settings).open(apply_schema=False) as memory:
+        version = memory.apply_schema()
+        print(f"schema version {version} applied ({memory.encoder.name}, {memory.encoder.dimensions} dimensions)")
     return 0
 
 
 def cmd_reembed(settings: Settings, args: argparse.Namespace) -> int:
-    from app.embedding.encoder import Encoder
-    from app.embedding.reembed import reembed
-    from app.graph.client import GraphClient
+    from app.memory import Memory
 
-    encoder = Encoder(settings.embedding)
-    with GraphClient(settings) as graph:
-        graph.verify()
-        done = reembed(graph, encoder)
-    print(f"re-embedded with {encoder.name} ({encoder.dimensions} dimensions): "
-          + ", ".join(f"{n} {kind}" for kind, n in done.items()))
+    # The schema is not applied first: it would refuse the old model's indexes that reembed replaces.
+    with Memory(settings).open(apply_schema=False) as memory:
+        done = memory.reembed()
+        print(
+            f"re-embedded with {memory.encoder.name} ({memory.encoder.dimensions} dimensions): "
+            + ", ".join(f"{n} {kind}" for kind, n in done.items())
+        )
+    return 0
+
+
+def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
+    from app.memory import Memory
+
+    with Memory(settings).open() as memory:
+        memory.start_workers()
+        print(f"donto worker: draining {', '.join(k.name for k in memory.workers.kinds)} (Ctrl-C stops)", flush=True)
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            memory.workers.request_stop()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        memory.workers.wait()
     return 0
 
 
 def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
-    from app.auth.keys import KeyService
-    from app.graph.client import GraphClient
+    from app.memory import Memory
 
-    with GraphClient(settings) as graph:
-        graph.verify()
-        print(KeyService(graph, admin_key=None).create(args.workspace))
+    with Memory(settings).open(apply_schema=False) as memory:
+        print(memory.keys.create(args.workspace))
     return 0
 
 
-def _print_status(status) -> None:
+def _print_status(status: object) -> None:
     for key, value in vars(status).items():
         print(f"{key:>11}: {value}")
 
@@ -158,21 +168,15 @@ def _local_admin_key() -> str:
     return key
 
 
-COMMANDS = {
+COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "up": cmd_up,
     "serve": cmd_serve,
+    "worker": cmd_worker,
     "neo4j": cmd_neo4j,
     "schema": cmd_schema,
     "keys": cmd_keys,
     "reembed": cmd_reembed,
 }
-
-
-def _bench(settings: Settings, args: argparse.Namespace) -> int:
-    return args.run_bench(settings, args)
-
-
-COMMANDS["bench"] = _bench
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -4,7 +4,8 @@ Groups and their variables:
 - Neo4jSettings       NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE — an external server.
                        When NEO4J_URI is unset donto uses its local server (LocalNeo4jSettings).
 - LocalNeo4jSettings  DONTO_NEO4J_HOME, DONTO_NEO4J_BOLT_PORT, DONTO_NEO4J_HTTP_PORT, ...
-- ApiSettings         DONTO_API_KEY (admin key), DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES, ...
+- ApiSettings         DONTO_API_KEY (admin key), DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES,
+                      DONTO_RUN_WORKERS, ...
 - EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
 """
 
@@ -15,12 +16,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-CYPHER_DIR = PROJECT_ROOT / "cypher"
-NEO4J_POM = PROJECT_ROOT / "neo4j" / "pom.xml"
+from app import __version__
 
 APP_NAME = "donto"
-APP_VERSION = "0.1.0"
+APP_VERSION = __version__
 
 
 class Neo4jSettings(BaseSettings):
@@ -63,6 +62,7 @@ class ApiSettings(BaseSettings):
     max_body_bytes: int = 8 * 1024 * 1024
     max_page: int = 1000  # claims per listing page
     query_timeout_s: float = 30.0
+    run_workers: bool = True  # false: the API leaves the job queues to `donto worker` processes
 
 
 class EmbeddingSettings(BaseSettings):

@@ -6,15 +6,17 @@ import socket
 import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from pathlib import Path
 
 import httpx
 from pydantic import SecretStr
 
-from app.settings import PROJECT_ROOT, ApiSettings, Neo4jSettings, Settings
+from app.settings import ApiSettings, Neo4jSettings, Settings
 
 BENCH_KEY = "bench-admin-key"
+REPO = Path(__file__).resolve().parent.parent  # benchmarks run from a checkout
 
 
 def free_port() -> int:
@@ -33,12 +35,17 @@ def bench_settings(settings: Settings, throwaway: bool) -> Iterator[Settings]:
 
     runtime = settings.local_neo4j.runtime
     # Benchmarks get the memory of the default local server, not the tests' small one.
-    with throwaway_server(runtime if runtime.is_absolute() else PROJECT_ROOT / runtime,
-                          heap=settings.local_neo4j.heap, pagecache=settings.local_neo4j.pagecache) as (uri, user, password):
-        yield settings.model_copy(update={
-            "neo4j": Neo4jSettings(uri=uri, user=user, password=SecretStr(password)),
-            "api": ApiSettings(api_key=SecretStr(BENCH_KEY), max_body_bytes=64 * 1024 * 1024),
-        })
+    with throwaway_server(
+        runtime if runtime.is_absolute() else REPO / runtime,
+        heap=settings.local_neo4j.heap,
+        pagecache=settings.local_neo4j.pagecache,
+    ) as (uri, user, password):
+        yield settings.model_copy(
+            update={
+                "neo4j": Neo4jSettings(uri=uri, user=user, password=SecretStr(password)),
+                "api": ApiSettings(api_key=SecretStr(BENCH_KEY), max_body_bytes=64 * 1024 * 1024),
+            }
+        )
 
 
 @contextmanager
@@ -58,9 +65,13 @@ def served_api(settings: Settings) -> Iterator[httpx.Client]:
             raise RuntimeError("the API did not start")
         time.sleep(0.05)
     try:
+        assert settings.api.api_key is not None  # bench_settings always sets one
         key = settings.api.api_key.get_secret_value()
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600,
-                          headers={"Authorization": f"Bearer {key}", "X-Donto-Workspace": "bench"}) as client:
+        with httpx.Client(
+            base_url=f"http://127.0.0.1:{port}",
+            timeout=600,
+            headers={"Authorization": f"Bearer {key}", "X-Donto-Workspace": "bench"},
+        ) as client:
             yield client
     finally:
         server.should_exit = True
@@ -77,7 +88,7 @@ def summary_ms(samples: list[float]) -> str:
     return f"p50 {statistics.median(ms):7.2f} ms   p99 {percentile(ms, 99):7.2f} ms   (n={len(ms)})"
 
 
-def timed(fn) -> float:
+def timed(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start

@@ -1,4 +1,4 @@
-"""`donto bench ingest`: write N claims through REST in batches, then time as-of lookups.
+"""`python -m bench ingest`: write N claims through REST in batches, then time as-of lookups.
 
 Prints claims/s for the writes and, measured interleaved in the same run, p50/p99 of
 - the as-of listing through REST (GET /v1/claims?subject=&predicate=&valid_at=&known_at=),
@@ -9,16 +9,17 @@ and the ratio of the as-of query to the bare lookup.
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
-from bench.common import bench_settings, served_api, summary_ms, timed
-from app.graph.client import GraphClient
+from app.memory import Memory
 from app.settings import Settings
+from bench.common import bench_settings, served_api, summary_ms, timed
 
 PREDICATES = [f"p{i:02d}" for i in range(20)]
-BASE = datetime(2020, 1, 1, tzinfo=timezone.utc)
+BASE = datetime(2020, 1, 1, tzinfo=UTC)
 
 
 def synthetic_claim(rng: random.Random, subjects: int) -> dict:
@@ -38,10 +39,11 @@ def synthetic_claim(rng: random.Random, subjects: int) -> dict:
     return claim
 
 
-def run(settings: Settings, args) -> int:
+def run(settings: Settings, args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     subjects = max(1, args.claims // 10)
-    with bench_settings(settings, args.throwaway) as s, served_api(s) as http, GraphClient(s) as graph:
+    with bench_settings(settings, args.throwaway) as s, served_api(s) as http, Memory(s) as memory:
+        graph = memory.graph
         ids: list[str] = []
         recorded: list[str] = []
         started = time.perf_counter()
@@ -53,8 +55,10 @@ def run(settings: Settings, args) -> int:
             ids += [c["id"] for c in body["claims"]]
             recorded.append(body["recorded_at"])
         elapsed = time.perf_counter() - started
-        print(f"ingest: {args.claims} claims in batches of {args.batch}: {elapsed:.1f} s, "
-              f"{args.claims / elapsed:,.0f} claims/s")
+        print(
+            f"ingest: {args.claims} claims in batches of {args.batch}: {elapsed:.1f} s, "
+            f"{args.claims / elapsed:,.0f} claims/s"
+        )
 
         rest, cypher, bare = [], [], []
         for _ in range(args.lookups):
@@ -63,10 +67,22 @@ def run(settings: Settings, args) -> int:
             known_at = rng.choice(recorded)
             params = {"subject": subject, "predicate": predicate, "valid_at": valid_at, "known_at": known_at}
             rest.append(timed(lambda: http.get("/v1/claims", params=params).raise_for_status()))
-            cypher.append(timed(lambda: graph.read_query(
-                "claims_as_of", workspace="bench", subject=subject, predicate=predicate, object=None,
-                valid_at=datetime.fromisoformat(valid_at), known_at=datetime.fromisoformat(known_at.replace("Z", "+00:00")),
-                include_retracted=False, after=None, limit=101)))
+            cypher.append(
+                timed(
+                    lambda: graph.read_query(
+                        "claims_as_of",
+                        workspace="bench",
+                        subject=subject,
+                        predicate=predicate,
+                        object=None,
+                        valid_at=datetime.fromisoformat(valid_at),
+                        known_at=datetime.fromisoformat(known_at.replace("Z", "+00:00")),
+                        include_retracted=False,
+                        after=None,
+                        limit=101,
+                    )
+                )
+            )
             claim_id = rng.choice(ids)
             bare.append(timed(lambda: graph.read_query("claim_by_id", workspace="bench", id=claim_id)))
         print(f"as-of lookup, REST      : {summary_ms(rest)}")
@@ -74,6 +90,8 @@ def run(settings: Settings, args) -> int:
         print(f"bare indexed lookup     : {summary_ms(bare)}")
         import statistics
 
-        print(f"ratio as-of Cypher / bare lookup (p50): {statistics.median(cypher) / statistics.median(bare):.2f}x;"
-              f" REST / bare: {statistics.median(rest) / statistics.median(bare):.2f}x")
+        print(
+            f"ratio as-of Cypher / bare lookup (p50): {statistics.median(cypher) / statistics.median(bare):.2f}x;"
+            f" REST / bare: {statistics.median(rest) / statistics.median(bare):.2f}x"
+        )
     return 0

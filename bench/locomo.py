@@ -1,4 +1,4 @@
-"""`donto bench locomo --data FILE`: reader-independent evidence recall on LoCoMo conversations.
+"""`python -m bench locomo --data FILE`: reader-independent evidence recall on LoCoMo conversations.
 
 Each conversation goes into its own workspace through POST /v1/episodes (one session per LoCoMo
 session, turn external_id = dia_id, occurred_at = the session's date; a shared image's caption
@@ -12,6 +12,7 @@ and BM25 over the same two texts.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import re
@@ -19,12 +20,12 @@ import statistics
 import time
 import uuid
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
-from app.embedding.encoder import Encoder
+from app.memory import Memory
 from app.settings import Settings
 from bench.common import bench_settings, percentile, served_api
 
@@ -35,18 +36,24 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 
 def session_date(text: str) -> datetime:
     """'1:56 pm on 8 May, 2023' -> aware datetime (UTC)."""
-    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
 def conversation_turns(conversation: dict) -> list[tuple[str, datetime, list[dict]]]:
-    sessions = sorted((int(k.split("_")[1]), k) for k in conversation
-                      if re.fullmatch(r"session_\d+", k) and conversation[k])
+    sessions = sorted(
+        (int(k.split("_")[1]), k) for k in conversation if re.fullmatch(r"session_\d+", k) and conversation[k]
+    )
     out = []
-    for number, key in sessions:
+    for _, key in sessions:
         when = session_date(conversation[f"{key}_date_time"])
-        turns = [{"external_id": t["dia_id"].strip(), "speaker": t["speaker"],
-                  "text": t["text"] + (f" [shares a photo: {t['blip_caption']}]" if t.get("blip_caption") else "")}
-                 for t in conversation[key]]
+        turns = [
+            {
+                "external_id": t["dia_id"].strip(),
+                "speaker": t["speaker"],
+                "text": t["text"] + (f" [shares a photo: {t['blip_caption']}]" if t.get("blip_caption") else ""),
+            }
+            for t in conversation[key]
+        ]
         out.append((key, when, turns))
     return out
 
@@ -74,17 +81,19 @@ class Bm25:
             if term not in self.idf:
                 continue
             tf = np.array([d.get(term, 0) for d in self.docs], dtype=float)
-            scores += self.idf[term] * tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self.lengths / self.avg))
+            scores += (
+                self.idf[term] * tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self.lengths / self.avg))
+            )
         return list(np.argsort(-scores, kind="stable"))
 
 
-def run(settings: Settings, args) -> int:
+def run(settings: Settings, args: argparse.Namespace) -> int:
     data = json.loads(Path(args.data).read_text())
     run_id = uuid.uuid4().hex[:6]
     results: dict[str, list[tuple[int, dict]]] = defaultdict(list)  # method -> [(category, {level@k: r})]
     latencies, server_ms = [], []
     with bench_settings(settings, args.throwaway) as s, served_api(s) as http:
-        encoder = Encoder(s.embedding)
+        encoder = Memory(s).encoder  # the baselines embed with donto's own model
         for sample in data:
             workspace = f"locomo-{sample['sample_id']}-{run_id}"
             headers = {"X-Donto-Workspace": workspace}
@@ -92,16 +101,21 @@ def run(settings: Settings, args) -> int:
             started = time.perf_counter()
             turn_session, texts, speakers, ids = {}, [], [], []
             for key, when, turns in sessions:
-                body = {"session": {"external_id": key, "started_at": when.isoformat()},
-                        "turns": [{**t, "occurred_at": when.isoformat()} for t in turns]}
+                body = {
+                    "session": {"external_id": key, "started_at": when.isoformat()},
+                    "turns": [{**t, "occurred_at": when.isoformat()} for t in turns],
+                }
                 http.post("/v1/episodes", json=body, headers=headers).raise_for_status()
                 for t in turns:
                     turn_session[t["external_id"]] = key
                     texts.append(t["text"])
                     speakers.append(t["speaker"])
                     ids.append(t["external_id"])
-            print(f"{sample['sample_id']}: {len(ids)} turns in {len(sessions)} sessions ingested in "
-                  f"{time.perf_counter() - started:.1f} s", flush=True)
+            print(
+                f"{sample['sample_id']}: {len(ids)} turns in {len(sessions)} sessions ingested in "
+                f"{time.perf_counter() - started:.1f} s",
+                flush=True,
+            )
             spoken = [f"{who}: {text}" for who, text in zip(speakers, texts)]
             turn_vectors = np.array(encoder.encode(spoken))
             raw_turn_vectors = np.array(encoder.encode(texts))
@@ -113,8 +127,9 @@ def run(settings: Settings, args) -> int:
                     continue
                 question = str(qa["question"])
                 t0 = time.perf_counter()
-                response = http.post("/v1/recall", headers=headers,
-                                     json={"query": question, "k": max(KS), "include_provenance": True})
+                response = http.post(
+                    "/v1/recall", headers=headers, json={"query": question, "k": max(KS), "include_provenance": True}
+                )
                 latencies.append(time.perf_counter() - t0)
                 response.raise_for_status()
                 server_ms.append(response.json()["took_ms"])
@@ -124,21 +139,29 @@ def run(settings: Settings, args) -> int:
                 raw_vector_found = [ids[i] for i in np.argsort(-(raw_turn_vectors @ q_vector))[: max(KS)]]
                 bm25_found = [ids[i] for i in bm25.rank(question)[: max(KS)]]
                 bm25_speaker_found = [ids[i] for i in bm25_speaker.rank(question)[: max(KS)]]
-                for method, ranked in (("donto", found), ("turn-vector", vector_found),
-                                       ("turn-vec raw", raw_vector_found), ("bm25", bm25_speaker_found),
-                                       ("bm25 raw", bm25_found)):
+                for method, ranked in (
+                    ("donto", found),
+                    ("turn-vector", vector_found),
+                    ("turn-vec raw", raw_vector_found),
+                    ("bm25", bm25_speaker_found),
+                    ("bm25 raw", bm25_found),
+                ):
                     scores = {}
                     for k in KS:
                         scores[f"turn@{k}"] = recall_at(ranked, set(wanted), k)
                         scores[f"session@{k}"] = recall_at(
                             list(dict.fromkeys(turn_session[t] for t in ranked[:k])),
-                            {turn_session[e] for e in wanted}, k)
+                            {turn_session[e] for e in wanted},
+                            k,
+                        )
                     results[method].append((qa["category"], scores))
     report(results, latencies, server_ms)
     return 0
 
 
-def report(results, latencies, server_ms) -> None:
+def report(
+    results: dict[str, list[tuple[int, dict[str, float]]]], latencies: list[float], server_ms: list[float]
+) -> None:
     n = len(results["donto"])
     print(f"\nevidence recall@K over {n} questions (categories 1-4 with evidence)")
     header = "method        level    " + "".join(f"  @{k:<5}" for k in KS)
@@ -150,10 +173,12 @@ def report(results, latencies, server_ms) -> None:
     print("\ndonto per category")
     print("category       n    level    " + "".join(f"  @{k:<5}" for k in KS))
     for category, name in CATEGORIES.items():
-        rows = [r for c, r in results["donto"] if c == category]
+        in_category = [r for c, r in results["donto"] if c == category]
         for level in ("turn", "session"):
-            cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for r in rows):.3f}" for k in KS)
-            print(f"{name:<12} {len(rows):>4}    {level:<8}{cells}")
+            cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for r in in_category):.3f}" for k in KS)
+            print(f"{name:<12} {len(in_category):>4}    {level:<8}{cells}")
     ms = [x * 1000 for x in latencies]
-    print(f"\nrecall latency (client, k=40, with provenance): p50 {statistics.median(ms):.1f} ms, "
-          f"p95 {percentile(ms, 95):.1f} ms; server took_ms p50 {statistics.median(server_ms):.1f}")
+    print(
+        f"\nrecall latency (client, k=40, with provenance): p50 {statistics.median(ms):.1f} ms, "
+        f"p95 {percentile(ms, 95):.1f} ms; server took_ms p50 {statistics.median(server_ms):.1f}"
+    )

@@ -69,3 +69,6 @@ CREATE FULLTEXT INDEX recall_search IF NOT EXISTS FOR (n:Turn|Passage|Claim) ON 
 // conversation rank that conversation (BM25 over the session as one document).
 CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (s:Session) ON EACH [s.text]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+
+// Last: wait (up to 300 s) until every index above is online, so nothing reads a half-built one.
+CALL db.awaitIndexes(300);

@@ -1,4 +1,7 @@
-"""Every graph test runs against a real Neo4j server:
+"""Two tiers. tests/unit/ is the fast tier (marked `unit`): pure Python, no Java, Maven, Neo4j or
+model; `pytest -m unit` runs it in seconds. Everything else is a graph test.
+
+Every graph test runs against a real Neo4j server:
 - default: a throwaway local Neo4j Community started for the session from the Maven-resolved jars;
 - DONTO_TEST_NEO4J=docker: a testcontainers Neo4jContainer (neo4j:5.26-community), needs a Docker engine;
 - DONTO_TEST_NEO4J=external: the server named by NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD.
@@ -14,9 +17,18 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from support import ADMIN_KEY, Api
+from app.memory import Memory
+from app.settings import ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
+from support import ADMIN_KEY, REPO, Api
 
-from app.settings import PROJECT_ROOT, ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
+UNIT = REPO / "tests" / "unit"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.is_relative_to(UNIT):
+            item.add_marker(pytest.mark.unit)
+
 
 @pytest.fixture(scope="session")
 def neo4j_connection() -> Iterator[tuple[str, str, str]]:
@@ -32,7 +44,7 @@ def neo4j_connection() -> Iterator[tuple[str, str, str]]:
         from app.neo4j_local import throwaway_server
 
         runtime = LocalNeo4jSettings().runtime
-        with throwaway_server(runtime if runtime.is_absolute() else PROJECT_ROOT / runtime) as connection:
+        with throwaway_server(runtime if runtime.is_absolute() else REPO / runtime) as connection:
             yield connection
 
 
@@ -51,6 +63,12 @@ def client(settings) -> Iterator[TestClient]:
 
     with TestClient(create_app(settings)) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="session")
+def memory(client) -> Memory:
+    """The API's own Memory (app/memory.py): tests drive services and raw Cypher through it."""
+    return client.app.state.memory
 
 
 @pytest.fixture

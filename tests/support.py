@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 
 ADMIN_KEY = "test-admin-key"
+REPO = Path(__file__).resolve().parent.parent  # the checkout under test
 
 
 class Api:

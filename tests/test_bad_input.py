@@ -30,48 +30,73 @@ def test_malformed_dates_name_the_field(api: Api, value):
 
 
 def test_empty_valid_interval_is_rejected(api: Api):
-    assert_rejected(api, {"claims": [claim("a", "b", "c", valid_from="2024-02-01", valid_to="2024-01-01")]}, 422,
-                    "claims[0]")
+    assert_rejected(
+        api, {"claims": [claim("a", "b", "c", valid_from="2024-02-01", valid_to="2024-01-01")]}, 422, "claims[0]"
+    )
 
 
-@pytest.mark.parametrize("item, field", [
-    (claim("a", "b", "c", bogus=1), "claims[0].bogus"),
-    (claim("a", "b", "c", tx_from="2020-01-01"), "claims[0].tx_from"),  # clients cannot set transaction time
-    (claim("a", "b", "c", recorded_at="2020-01-01"), "claims[0].recorded_at"),
-    ({"subject": "a", "predicate": "b", "object": {"entity": "c", "iri": "x"}}, "claims[0].object.iri"),
-])
+@pytest.mark.parametrize(
+    "item, field",
+    [
+        (claim("a", "b", "c", bogus=1), "claims[0].bogus"),
+        (claim("a", "b", "c", tx_from="2020-01-01"), "claims[0].tx_from"),  # clients cannot set transaction time
+        (claim("a", "b", "c", recorded_at="2020-01-01"), "claims[0].recorded_at"),
+        ({"subject": "a", "predicate": "b", "object": {"entity": "c", "iri": "x"}}, "claims[0].object.iri"),
+    ],
+)
 def test_unknown_fields_are_rejected(api: Api, item, field):
     assert_rejected(api, {"claims": [item]}, 422, field)
 
 
-@pytest.mark.parametrize("item, field", [
-    ({"subject": 123, "predicate": "b", "object": {"entity": "c"}}, "claims[0].subject"),
-    ({"subject": "a", "predicate": ["b"], "object": {"entity": "c"}}, "claims[0].predicate"),
-    ({"subject": "a", "predicate": "b", "object": "c"}, "claims[0].object"),
-    ({"subject": "a", "predicate": "b", "object": {}}, "claims[0].object"),
-    ({"subject": "a", "predicate": "b", "object": {"entity": "c", "literal": {"value": 1, "datatype": "xsd:integer"}}},
-     "claims[0].object"),
-    ({"subject": "", "predicate": "b", "object": {"entity": "c"}}, "claims[0].subject"),
-    ({"subject": "   ", "predicate": "b", "object": {"entity": "c"}}, "claims[0].subject"),
-    ({"subject": "a", "predicate": "b"}, "claims[0].object"),
-    (claim("a", "b", "c", confidence="high"), "claims[0].confidence"),
-    (claim("a", "b", "c", confidence=1.5), "claims[0].confidence"),
-    (claim("a", "b", "c", confidence=True), "claims[0].confidence"),
-    (claim("a", "b", "c", derived_from="not-a-list"), "claims[0].derived_from"),
-    ({"subject": "a", "predicate": "b", "object": {"literal": {"value": "x", "datatype": "xsd:integer"}}},
-     "claims[0].object.literal.value"),
-    ({"subject": "a", "predicate": "b", "object": {"literal": {"value": 1.5, "datatype": "xsd:integer"}}},
-     "claims[0].object.literal.value"),
-    ({"subject": "a", "predicate": "b", "object": {"literal": {"value": "yes", "datatype": "xsd:boolean"}}},
-     "claims[0].object.literal.value"),
-    ({"subject": "a", "predicate": "b", "object": {"literal": {"value": "2023-02-30", "datatype": "xsd:date"}}},
-     "claims[0].object.literal.value"),
-    ({"subject": "a", "predicate": "b", "object": {"literal": {"value": "x", "datatype": "xsd:anyURI"}}},
-     "claims[0].object.literal.datatype"),
-    ({"subject": "a", "predicate": "b", "object": {"literal": {"value": "x" * 5000, "datatype": "xsd:string"}}},
-     "claims[0].object.literal.value"),
-    ({"subject": "a" * 600, "predicate": "b", "object": {"entity": "c"}}, "claims[0].subject"),
-])
+@pytest.mark.parametrize(
+    "item, field",
+    [
+        ({"subject": 123, "predicate": "b", "object": {"entity": "c"}}, "claims[0].subject"),
+        ({"subject": "a", "predicate": ["b"], "object": {"entity": "c"}}, "claims[0].predicate"),
+        ({"subject": "a", "predicate": "b", "object": "c"}, "claims[0].object"),
+        ({"subject": "a", "predicate": "b", "object": {}}, "claims[0].object"),
+        (
+            {
+                "subject": "a",
+                "predicate": "b",
+                "object": {"entity": "c", "literal": {"value": 1, "datatype": "xsd:integer"}},
+            },
+            "claims[0].object",
+        ),
+        ({"subject": "", "predicate": "b", "object": {"entity": "c"}}, "claims[0].subject"),
+        ({"subject": "   ", "predicate": "b", "object": {"entity": "c"}}, "claims[0].subject"),
+        ({"subject": "a", "predicate": "b"}, "claims[0].object"),
+        (claim("a", "b", "c", confidence="high"), "claims[0].confidence"),
+        (claim("a", "b", "c", confidence=1.5), "claims[0].confidence"),
+        (claim("a", "b", "c", confidence=True), "claims[0].confidence"),
+        (claim("a", "b", "c", derived_from="not-a-list"), "claims[0].derived_from"),
+        (
+            {"subject": "a", "predicate": "b", "object": {"literal": {"value": "x", "datatype": "xsd:integer"}}},
+            "claims[0].object.literal.value",
+        ),
+        (
+            {"subject": "a", "predicate": "b", "object": {"literal": {"value": 1.5, "datatype": "xsd:integer"}}},
+            "claims[0].object.literal.value",
+        ),
+        (
+            {"subject": "a", "predicate": "b", "object": {"literal": {"value": "yes", "datatype": "xsd:boolean"}}},
+            "claims[0].object.literal.value",
+        ),
+        (
+            {"subject": "a", "predicate": "b", "object": {"literal": {"value": "2023-02-30", "datatype": "xsd:date"}}},
+            "claims[0].object.literal.value",
+        ),
+        (
+            {"subject": "a", "predicate": "b", "object": {"literal": {"value": "x", "datatype": "xsd:anyURI"}}},
+            "claims[0].object.literal.datatype",
+        ),
+        (
+            {"subject": "a", "predicate": "b", "object": {"literal": {"value": "x" * 5000, "datatype": "xsd:string"}}},
+            "claims[0].object.literal.value",
+        ),
+        ({"subject": "a" * 600, "predicate": "b", "object": {"entity": "c"}}, "claims[0].subject"),
+    ],
+)
 def test_wrong_types_name_the_field(api: Api, item, field):
     assert_rejected(api, {"claims": [item]}, 422, field)
 
@@ -86,9 +111,12 @@ def test_body_shape_errors(api: Api):
 
 def test_unknown_ids_reject_the_whole_batch(api: Api):
     known = api.write(claim("a", "b", "c"))["claims"][0]["id"]
-    assert_rejected(api, {"claims": [claim("a", "b", "d", derived_from=[known]),
-                                     claim("a", "b", "e", supports=[known, "missing-id"])]},
-                    422, "claims[1].supports[1]")
+    assert_rejected(
+        api,
+        {"claims": [claim("a", "b", "d", derived_from=[known]), claim("a", "b", "e", supports=[known, "missing-id"])]},
+        422,
+        "claims[1].supports[1]",
+    )
     assert [c["object"]["entity"] for c in api.list(subject="a")] == ["c"]
 
 
@@ -109,23 +137,32 @@ def test_oversized_bodies_are_413_and_write_nothing(api: Api):
 @pytest.mark.parametrize("text", INJECTIONS)
 def test_injection_strings_are_stored_literally(api: Api, text):
     before = api.write(claim("canary", "alive", "yes"))["claims"][0]["id"]
-    out = api.write({"subject": text, "predicate": text, "object": {"literal": {"value": text, "datatype": "xsd:string"}},
-                     "context": text})
+    out = api.write(
+        {
+            "subject": text,
+            "predicate": text,
+            "object": {"literal": {"value": text, "datatype": "xsd:string"}},
+            "context": text,
+        }
+    )
     got = api.get(f"/v1/claims/{out['claims'][0]['id']}").json()
     assert (got["subject"], got["predicate"], got["object"]["literal"]["value"], got["context"]) == (text,) * 4
     assert [c["id"] for c in api.list(subject=text)] == [out["claims"][0]["id"]]
     assert api.get(f"/v1/claims/{before}").status_code == 200
 
 
-@pytest.mark.parametrize("params, field", [
-    ({"valid_at": "soon"}, "valid_at"),
-    ({"known_at": "2023-99-01"}, "known_at"),
-    ({"limit": 0}, "limit"),
-    ({"limit": "many"}, "limit"),
-    ({"limit": 100000}, "limit"),
-    ({"cursor": "%%%"}, "cursor"),
-    ({"include_retracted": "maybe"}, "include_retracted"),
-])
+@pytest.mark.parametrize(
+    "params, field",
+    [
+        ({"valid_at": "soon"}, "valid_at"),
+        ({"known_at": "2023-99-01"}, "known_at"),
+        ({"limit": 0}, "limit"),
+        ({"limit": "many"}, "limit"),
+        ({"limit": 100000}, "limit"),
+        ({"cursor": "%%%"}, "cursor"),
+        ({"include_retracted": "maybe"}, "include_retracted"),
+    ],
+)
 def test_bad_query_parameters_name_the_field(api: Api, params, field):
     response = api.get("/v1/claims", params=params)
     assert response.status_code == 422, response.text

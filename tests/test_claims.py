@@ -8,8 +8,17 @@ from support import Api, claim
 
 
 def test_written_claim_reads_back_with_both_intervals(api: Api):
-    out = api.write(claim("apple", "ceo", "tim-cook", valid_from="2011-08-24", valid_to="2026-06-01T00:00:00Z",
-                          context="press", confidence=0.9))
+    out = api.write(
+        claim(
+            "apple",
+            "ceo",
+            "tim-cook",
+            valid_from="2011-08-24",
+            valid_to="2026-06-01T00:00:00Z",
+            context="press",
+            confidence=0.9,
+        )
+    )
     [written] = out["claims"]
     assert written["created"] is True
     got = api.get(f"/v1/claims/{written['id']}").json()
@@ -22,16 +31,27 @@ def test_written_claim_reads_back_with_both_intervals(api: Api):
 
 def test_typed_literals_round_trip(api: Api):
     literals = [
-        ("xsd:string", "hello"), ("xsd:integer", 42), ("xsd:decimal", "3.1400"), ("xsd:boolean", True),
-        ("xsd:date", "2023-05-08"), ("xsd:dateTime", "2023-05-08T13:56:00+02:00"),
+        ("xsd:string", "hello"),
+        ("xsd:integer", 42),
+        ("xsd:decimal", "3.1400"),
+        ("xsd:boolean", True),
+        ("xsd:date", "2023-05-08"),
+        ("xsd:dateTime", "2023-05-08T13:56:00+02:00"),
     ]
-    out = api.write(*[{"subject": "s", "predicate": f"p{i}", "object": {"literal": {"value": v, "datatype": t}}}
-                      for i, (t, v) in enumerate(literals)])
+    out = api.write(
+        *[
+            {"subject": "s", "predicate": f"p{i}", "object": {"literal": {"value": v, "datatype": t}}}
+            for i, (t, v) in enumerate(literals)
+        ]
+    )
     values = [api.get(f"/v1/claims/{c['id']}").json()["object"]["literal"] for c in out["claims"]]
     assert values == [
-        {"value": "hello", "datatype": "xsd:string"}, {"value": 42, "datatype": "xsd:integer"},
-        {"value": "3.14", "datatype": "xsd:decimal"}, {"value": True, "datatype": "xsd:boolean"},
-        {"value": "2023-05-08", "datatype": "xsd:date"}, {"value": "2023-05-08T11:56:00Z", "datatype": "xsd:dateTime"},
+        {"value": "hello", "datatype": "xsd:string"},
+        {"value": 42, "datatype": "xsd:integer"},
+        {"value": "3.14", "datatype": "xsd:decimal"},
+        {"value": True, "datatype": "xsd:boolean"},
+        {"value": "2023-05-08", "datatype": "xsd:date"},
+        {"value": "2023-05-08T11:56:00Z", "datatype": "xsd:dateTime"},
     ]
 
 
@@ -55,9 +75,14 @@ def test_duplicates_inside_one_batch_collapse_to_the_first(api: Api):
 
 
 def test_as_of_valid_time(api: Api):
-    api.write(claim("apple", "ceo", "tim-cook", valid_from="2011-08-24", valid_to="2026-06-01"),
-              claim("apple", "ceo", "sarah-chen", valid_from="2026-06-01"))
-    ceo_at = lambda t: [c["object"]["entity"] for c in api.list(subject="apple", predicate="ceo", valid_at=t)]
+    api.write(
+        claim("apple", "ceo", "tim-cook", valid_from="2011-08-24", valid_to="2026-06-01"),
+        claim("apple", "ceo", "sarah-chen", valid_from="2026-06-01"),
+    )
+
+    def ceo_at(t):
+        return [c["object"]["entity"] for c in api.list(subject="apple", predicate="ceo", valid_at=t)]
+
     assert ceo_at("2020-01-01") == ["tim-cook"]
     assert ceo_at("2026-05-31T23:59:59Z") == ["tim-cook"]
     assert ceo_at("2026-06-01") == ["sarah-chen"]  # validTo is exclusive, validFrom inclusive
@@ -68,7 +93,10 @@ def test_as_of_transaction_time_sees_a_write_at_its_recorded_at_and_no_later_one
     r1 = api.write(claim("k", "p", "one"))["recorded_at"]
     r2 = api.write(claim("k", "p", "two"))["recorded_at"]
     assert r2 > r1
-    objects = lambda known_at: sorted(c["object"]["entity"] for c in api.list(subject="k", known_at=known_at))
+
+    def objects(known_at):
+        return sorted(c["object"]["entity"] for c in api.list(subject="k", known_at=known_at))
+
     assert objects(r1) == ["one"]
     assert objects(r2) == ["one", "two"]
     assert objects("2000-01-01") == []
@@ -128,26 +156,40 @@ def test_evidence_spans_carry_offsets_and_exact_text(api: Api):
     text = "On 1 June Sarah Chen became CEO of Apple."
     doc = api.post("/v1/documents", json={"text": text, "title": "memo"}).json()
     start = text.index("Sarah Chen")
-    cid = api.write(claim("apple", "ceo", "sarah-chen",
-                          evidence=[{"document_id": doc["id"], "start": start, "end": start + 10}]))["claims"][0]["id"]
+    cid = api.write(
+        claim("apple", "ceo", "sarah-chen", evidence=[{"document_id": doc["id"], "start": start, "end": start + 10}])
+    )["claims"][0]["id"]
     [span] = api.get(f"/v1/claims/{cid}").json()["evidence"]
-    assert (span["document_id"], span["start"], span["end"], span["text"]) == (doc["id"], start, start + 10, "Sarah Chen")
+    assert (span["document_id"], span["start"], span["end"], span["text"]) == (
+        doc["id"],
+        start,
+        start + 10,
+        "Sarah Chen",
+    )
 
 
 def test_evidence_offsets_out_of_range_are_rejected_with_the_field(api: Api):
     doc = api.post("/v1/documents", json={"text": "short"}).json()
-    bad = api.post("/v1/claims", json={"claims": [
-        claim("a", "b", "c"),
-        claim("a", "b", "d", evidence=[{"document_id": doc["id"], "start": 0, "end": 99}]),
-    ]})
+    bad = api.post(
+        "/v1/claims",
+        json={
+            "claims": [
+                claim("a", "b", "c"),
+                claim("a", "b", "d", evidence=[{"document_id": doc["id"], "start": 0, "end": 99}]),
+            ]
+        },
+    )
     assert bad.status_code == 422
     assert bad.json()["error"]["field"] == "claims[1].evidence[0].end"
     assert api.list(subject="a") == []  # nothing of the batch was written
-    reversed_span = api.post("/v1/claims", json={"claims": [
-        claim("a", "b", "c", evidence=[{"document_id": doc["id"], "start": 3, "end": 2}])]})
+    reversed_span = api.post(
+        "/v1/claims",
+        json={"claims": [claim("a", "b", "c", evidence=[{"document_id": doc["id"], "start": 3, "end": 2}])]},
+    )
     assert reversed_span.status_code == 422 and reversed_span.json()["error"]["field"] == "claims[0].evidence[0]"
-    unknown = api.post("/v1/claims", json={"claims": [
-        claim("a", "b", "c", evidence=[{"document_id": "nope", "start": 0, "end": 1}])]})
+    unknown = api.post(
+        "/v1/claims", json={"claims": [claim("a", "b", "c", evidence=[{"document_id": "nope", "start": 0, "end": 1}])]}
+    )
     assert unknown.status_code == 422 and unknown.json()["error"]["field"] == "claims[0].evidence[0].document_id"
 
 

@@ -15,7 +15,8 @@ from neo4j import GraphDatabase
 from pydantic import SecretStr
 
 from app.neo4j_local import LocalNeo4j, LocalNeo4jError, PortInUseError, throwaway_server
-from app.settings import PROJECT_ROOT, LocalNeo4jSettings
+from app.settings import LocalNeo4jSettings
+from support import REPO
 
 PASSWORD = "-starts-with-a-dash"  # the AdminTool once read such a password as an option
 
@@ -24,7 +25,7 @@ PASSWORD = "-starts-with-a-dash"  # the AdminTool once read such a password as a
 def runtime() -> Path:
     """<runtime> of the default settings, installed if needed (seconds when ~/.m2 is warm)."""
     runtime = LocalNeo4jSettings().runtime
-    runtime = runtime if runtime.is_absolute() else PROJECT_ROOT / runtime
+    runtime = runtime if runtime.is_absolute() else REPO / runtime
     LocalNeo4j(LocalNeo4jSettings(runtime=runtime)).install()
     return runtime
 
@@ -42,8 +43,15 @@ def free_ports(count: int) -> list[int]:
 
 def local_settings(home: Path, runtime: Path) -> LocalNeo4jSettings:
     bolt, http = free_ports(2)
-    return LocalNeo4jSettings(home=home, runtime=runtime, bolt_port=bolt, http_port=http,
-                              password=SecretStr(PASSWORD), heap="512m", pagecache="256m")
+    return LocalNeo4jSettings(
+        home=home,
+        runtime=runtime,
+        bolt_port=bolt,
+        http_port=http,
+        password=SecretStr(PASSWORD),
+        heap="512m",
+        pagecache="256m",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -83,22 +91,36 @@ def test_browser_is_served(server):
 
 
 def test_vector_index_finds_the_nearest_node(server):
-    run(server, "CREATE VECTOR INDEX vec_test IF NOT EXISTS FOR (n:VecTest) ON n.embedding "
-                "OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.similarity_function`: 'cosine'}}")
-    run(server, "UNWIND $rows AS row CREATE (:VecTest {name: row.name, embedding: row.embedding})",
-        rows=[{"name": "x", "embedding": [1.0, 0.0, 0.0]},
-              {"name": "y", "embedding": [0.0, 1.0, 0.0]},
-              {"name": "z", "embedding": [0.0, 0.0, 1.0]}])
+    run(
+        server,
+        "CREATE VECTOR INDEX vec_test IF NOT EXISTS FOR (n:VecTest) ON n.embedding "
+        "OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.similarity_function`: 'cosine'}}",
+    )
+    run(
+        server,
+        "UNWIND $rows AS row CREATE (:VecTest {name: row.name, embedding: row.embedding})",
+        rows=[
+            {"name": "x", "embedding": [1.0, 0.0, 0.0]},
+            {"name": "y", "embedding": [0.0, 1.0, 0.0]},
+            {"name": "z", "embedding": [0.0, 0.0, 1.0]},
+        ],
+    )
     run(server, "CALL db.awaitIndexes(60)")
-    nearest = run(server, "CALL db.index.vector.queryNodes('vec_test', 1, $vector) YIELD node, score "
-                          "RETURN node.name AS name, score", vector=[0.1, 0.9, 0.05])
+    nearest = run(
+        server,
+        "CALL db.index.vector.queryNodes('vec_test', 1, $vector) YIELD node, score RETURN node.name AS name, score",
+        vector=[0.1, 0.9, 0.05],
+    )
     assert [row["name"] for row in nearest] == ["y"]
 
 
 def test_fulltext_index_matches_words(server):
     run(server, "CREATE FULLTEXT INDEX ft_test IF NOT EXISTS FOR (n:FtTest) ON EACH [n.text]")
-    run(server, "UNWIND $texts AS text CREATE (:FtTest {text: text})",
-        texts=["the heron waded in the marsh", "a train left the station", "marsh birds at dawn"])
+    run(
+        server,
+        "UNWIND $texts AS text CREATE (:FtTest {text: text})",
+        texts=["the heron waded in the marsh", "a train left the station", "marsh birds at dawn"],
+    )
     run(server, "CALL db.awaitIndexes(60)")
     hits = run(server, "CALL db.index.fulltext.queryNodes('ft_test', 'heron') YIELD node RETURN node.text AS text")
     assert hits == [{"text": "the heron waded in the marsh"}]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from support import Api, claim
-
 from app.graph.client import GraphClient
+from support import Api, claim
 
 
 def status(api: Api, claim_id: str, **params) -> dict:
@@ -25,18 +24,32 @@ def apple(api: Api) -> dict:
     api.put("/v1/predicates/ceo", json={"cardinality": "one", "aliases": ["chief-executive"]})
     [ceo] = ids(api.write(claim("apple", "ceo", "tim-cook", valid_from="2026-01-01")))
     [cos] = ids(api.write(claim("maya-patel", "role", "chief-of-staff", valid_from="2026-01-08", derived_from=[ceo])))
-    before_news = api.write(claim("maya-patel", "signing-authority", "apple-legal", valid_from="2026-01-15",
-                                  derived_from=[cos]))
+    before_news = api.write(
+        claim("maya-patel", "signing-authority", "apple-legal", valid_from="2026-01-15", derived_from=[cos])
+    )
     news = api.write(claim("apple", "ceo", "sarah-chen", valid_from="2026-06-01"))
-    return {"ceo": ceo, "cos": cos, "sign": ids(before_news)[0], "new_ceo": ids(news)[0],
-            "before_news": before_news["recorded_at"], "news_recorded": news["recorded_at"]}
+    return {
+        "ceo": ceo,
+        "cos": cos,
+        "sign": ids(before_news)[0],
+        "new_ceo": ids(news)[0],
+        "before_news": before_news["recorded_at"],
+        "news_recorded": news["recorded_at"],
+    }
 
 
 def test_answer_resting_on_a_superseded_premise_is_potentially_stale(api: Api, apple):
     s = status(api, apple["sign"], valid_at="2026-07-01")
     assert s["status"] == "POTENTIALLY_STALE"
-    assert s["reasons"] == [{"claim_id": apple["ceo"], "depth": 2, "path": [apple["sign"], apple["cos"], apple["ceo"]],
-                             "kind": "superseded", "by": [apple["new_ceo"]]}]
+    assert s["reasons"] == [
+        {
+            "claim_id": apple["ceo"],
+            "depth": 2,
+            "path": [apple["sign"], apple["cos"], apple["ceo"]],
+            "kind": "superseded",
+            "by": [apple["new_ceo"]],
+        }
+    ]
     assert (s["walked"], s["truncated"], s["skipped"]) == (3, False, 0)
 
 
@@ -48,8 +61,10 @@ def test_asking_about_january_is_not_stale(api: Api, apple):
 def test_a_correction_recorded_after_known_at_changes_nothing(api: Api, apple):
     s = status(api, apple["sign"], valid_at="2026-07-01", known_at=apple["before_news"])
     assert s["status"] == "UNVERIFIED"
-    assert status(api, apple["sign"], valid_at="2026-07-01", known_at=apple["news_recorded"])["status"] == \
-        "POTENTIALLY_STALE"
+    assert (
+        status(api, apple["sign"], valid_at="2026-07-01", known_at=apple["news_recorded"])["status"]
+        == "POTENTIALLY_STALE"
+    )
 
 
 def test_aliases_count_as_the_same_predicate(api: Api):
@@ -85,8 +100,10 @@ def test_multi_valued_predicates_never_supersede_by_themselves(api: Api):
     [tea] = ids(api.write(claim("ann", "likes", "tea", valid_from="2025-01-01")))
     [undeclared] = ids(api.write(claim("ann", "lives-in", "paris", valid_from="2025-01-01")))
     [answer] = ids(api.write(claim("ann", "visits", "cafe", derived_from=[tea, undeclared])))
-    api.write(claim("ann", "likes", "coffee", valid_from="2025-06-01"),
-              claim("ann", "lives-in", "rome", valid_from="2025-06-01"))
+    api.write(
+        claim("ann", "likes", "coffee", valid_from="2025-06-01"),
+        claim("ann", "lives-in", "rome", valid_from="2025-06-01"),
+    )
     assert status(api, answer, valid_at="2025-07-01")["status"] == "UNVERIFIED"
 
 
@@ -121,8 +138,11 @@ def test_a_cycle_terminates_and_each_claim_is_reported_once(api: Api, settings):
     [b] = ids(api.write(claim("y", "depends", "x", derived_from=[a])))
     [c] = ids(api.write(claim("z", "depends", "y", derived_from=[b])))
     with GraphClient(settings) as graph:  # the API never makes cycles; a power user's Cypher can
-        graph.write(lambda tx: tx.run("MATCH (a:Claim {id: $a}), (c:Claim {id: $c}) "
-                                      "CREATE (a)-[:DERIVED_FROM]->(c)", a=a, c=c).consume())
+        graph.write(
+            lambda tx: tx.run(
+                "MATCH (a:Claim {id: $a}), (c:Claim {id: $c}) CREATE (a)-[:DERIVED_FROM]->(c)", a=a, c=c
+            ).consume()
+        )
     api.write(claim("x", "state", "off", valid_from="2024-06-01"))
     s = status(api, c, valid_at="2024-07-01")
     assert s["walked"] == 3 and [r["claim_id"] for r in s["reasons"]] == [a]
@@ -148,8 +168,9 @@ def test_contradictions_on_the_walk_are_surfaced_not_resolved(api: Api):
 
 
 def test_batch_status_answers_many_claims_in_order(api: Api, apple):
-    response = api.post("/v1/claims/status", json={"ids": [apple["sign"], apple["new_ceo"], apple["cos"]],
-                                                   "valid_at": "2026-07-01"})
+    response = api.post(
+        "/v1/claims/status", json={"ids": [apple["sign"], apple["new_ceo"], apple["cos"]], "valid_at": "2026-07-01"}
+    )
     assert response.status_code == 200
     statuses = response.json()["statuses"]
     assert [s["claim_id"] for s in statuses] == [apple["sign"], apple["new_ceo"], apple["cos"]]
@@ -179,5 +200,7 @@ def test_neighbourhood_is_drawable(api: Api, apple):
     body = api.get(f"/v1/claims/{apple['cos']}/neighbourhood", params={"depth": 1}).json()
     node_ids = {n["id"] for n in body["nodes"]}
     assert {f"claim:{apple['cos']}", f"claim:{apple['ceo']}", f"claim:{apple['sign']}", "entity:maya-patel"} <= node_ids
-    assert {"type": "DERIVED_FROM", "start": f"claim:{apple['cos']}", "end": f"claim:{apple['ceo']}"} in body["relationships"]
+    assert {"type": "DERIVED_FROM", "start": f"claim:{apple['cos']}", "end": f"claim:{apple['ceo']}"} in body[
+        "relationships"
+    ]
     assert all(r["start"] in node_ids and r["end"] in node_ids for r in body["relationships"])

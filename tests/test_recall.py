@@ -4,28 +4,41 @@ from __future__ import annotations
 
 import pytest
 
-from support import Api, claim
-
 from app.graph.client import GraphClient
+from support import Api, claim
 
 SESSION_1 = {
     "session": {"external_id": "s1", "started_at": "2023-05-08T13:56:00Z"},
     "turns": [
         {"external_id": "D1:1", "speaker": "Caroline", "text": "Hey Mel! Good to see you! How have you been?"},
         {"external_id": "D1:2", "speaker": "Melanie", "text": "Swamped with the kids and work. What's up with you?"},
-        {"external_id": "D1:3", "speaker": "Caroline",
-         "text": "I went to a LGBTQ support group yesterday and it was so powerful."},
+        {
+            "external_id": "D1:3",
+            "speaker": "Caroline",
+            "text": "I went to a LGBTQ support group yesterday and it was so powerful.",
+        },
         {"external_id": "D1:4", "speaker": "Melanie", "text": "That's great! What did you talk about there?"},
-        {"external_id": "D1:5", "speaker": "Caroline",
-         "text": "Transgender stories. It made me want to study counseling and psychology."},
+        {
+            "external_id": "D1:5",
+            "speaker": "Caroline",
+            "text": "Transgender stories. It made me want to study counseling and psychology.",
+        },
     ],
 }
 SESSION_2 = {
     "session": {"external_id": "s2", "started_at": "2023-07-01T10:00:00Z"},
     "turns": [
-        {"external_id": "D2:1", "speaker": "Melanie", "text": "We went camping at the lake last weekend with the kids."},
+        {
+            "external_id": "D2:1",
+            "speaker": "Melanie",
+            "text": "We went camping at the lake last weekend with the kids.",
+        },
         {"external_id": "D2:2", "speaker": "Caroline", "text": "Lovely! I adopted a puppy named Oscar last month."},
-        {"external_id": "D2:3", "speaker": "Melanie", "text": "I painted a sunrise over the lake, it is my favourite painting."},
+        {
+            "external_id": "D2:3",
+            "speaker": "Melanie",
+            "text": "I painted a sunrise over the lake, it is my favourite painting.",
+        },
     ],
 }
 
@@ -48,6 +61,21 @@ def turn_ids(bundle: dict) -> list[str]:
     return [t for item in bundle["items"] for t in item["provenance"]["turn_ids"]]
 
 
+def episode(api: Api, session: str, said: list[tuple[str, str]], first: int = 0) -> dict:
+    response = api.post(
+        "/v1/episodes",
+        json={
+            "session": {"external_id": session, "started_at": "2024-05-01T10:00:00Z"},
+            "turns": [
+                {"external_id": f"{session}-{i}", "speaker": who, "text": text}
+                for i, (who, text) in enumerate(said, start=first)
+            ],
+        },
+    )
+    response.raise_for_status()
+    return response.json()
+
+
 def test_posting_an_episode_keeps_every_turn_and_is_idempotent(api: Api, remembered, settings):
     out = remembered["first"]
     assert [t["external_id"] for t in out["turns"]] == ["D1:1", "D1:2", "D1:3", "D1:4", "D1:5"]
@@ -55,25 +83,41 @@ def test_posting_an_episode_keeps_every_turn_and_is_idempotent(api: Api, remembe
     again = api.post("/v1/episodes", json=SESSION_1).json()
     assert [t["id"] for t in again["turns"]] == [t["id"] for t in out["turns"]]
     assert not any(t["created"] for t in again["turns"])
-    appended = api.post("/v1/episodes", json={"session": {"external_id": "s1"}, "turns": [
-        {"external_id": "D1:6", "speaker": "Melanie", "text": "That sounds like a good path for you."}]}).json()
+    appended = api.post(
+        "/v1/episodes",
+        json={
+            "session": {"external_id": "s1"},
+            "turns": [{"external_id": "D1:6", "speaker": "Melanie", "text": "That sounds like a good path for you."}],
+        },
+    ).json()
     assert appended["session_id"] == out["session_id"] and appended["turns"][0]["created"]
     with GraphClient(settings) as graph:
-        order = graph.read(lambda tx: tx.run(
-            "MATCH (s:Session {workspace: $w, externalId: 's1'})-[:HAS_TURN]->(first:Turn) "
-            "WHERE NOT ()-[:NEXT]->(first) MATCH path = (first)-[:NEXT]->*(last) WHERE NOT (last)-[:NEXT]->() "
-            "RETURN [t IN nodes(path) | t.externalId] AS order", w=api.workspace).single()["order"])
+        order = graph.read(
+            lambda tx: tx.run(
+                "MATCH (s:Session {workspace: $w, externalId: 's1'})-[:HAS_TURN]->(first:Turn) "
+                "WHERE NOT ()-[:NEXT]->(first) MATCH path = (first)-[:NEXT]->*(last) WHERE NOT (last)-[:NEXT]->() "
+                "RETURN [t IN nodes(path) | t.externalId] AS order",
+                w=api.workspace,
+            ).single()["order"]
+        )
     assert order == ["D1:1", "D1:2", "D1:3", "D1:4", "D1:5", "D1:6"]
 
 
 def test_passages_carry_offsets_and_resolved_dates(api: Api, remembered, settings):
     with GraphClient(settings) as graph:
-        rows = graph.read(lambda tx: [r.data() for r in tx.run(
-            "MATCH (t:Turn {workspace: $w, externalId: 'D1:3'})-[:HAS_PASSAGE]->(p:Passage) "
-            "RETURN t.text AS turn, p.start AS start, p.end AS end, p.text AS text, "
-            "toString(p.dateFrom) AS day, p.dateResolved AS resolved", w=api.workspace)])
+        rows = graph.read(
+            lambda tx: [
+                r.data()
+                for r in tx.run(
+                    "MATCH (t:Turn {workspace: $w, externalId: 'D1:3'})-[:HAS_PASSAGE]->(p:Passage) "
+                    "RETURN t.text AS turn, p.start AS start, p.end AS end, p.text AS text, "
+                    "toString(p.dateFrom) AS day, p.dateResolved AS resolved",
+                    w=api.workspace,
+                )
+            ]
+        )
     [p] = rows
-    assert p["turn"][p["start"]:p["end"]] == p["text"]
+    assert p["turn"][p["start"] : p["end"]] == p["text"]
     assert (p["day"], p["resolved"]) == ("2023-05-07", True)
 
 
@@ -82,16 +126,21 @@ def test_recall_returns_a_small_dated_bundle(api: Api, remembered):
     top = bundle["items"][0]
     assert set(top) == {"subject", "predicate", "object", "text", "source"}
     assert top["subject"] == "Caroline" and top["predicate"] == "said"
-    assert top["text"] == ("[8 May 2023; yesterday: 7 May 2023] "
-                           "I went to a LGBTQ support group yesterday and it was so powerful.")
+    assert top["text"] == (
+        "[8 May 2023; yesterday: 7 May 2023] I went to a LGBTQ support group yesterday and it was so powerful."
+    )
     assert len(bundle["items"]) <= 5 and bundle["took_ms"] > 0
 
 
 def test_provenance_names_turns_and_sessions(api: Api, remembered):
     bundle = recall(api, "What did Melanie paint?", k=3, include_provenance=True)
     assert turn_ids(bundle)[0] == "D2:3"
-    assert bundle["items"][0]["provenance"] == {"turn_ids": ["D2:3"], "session_id": "s2", "claim_ids": [],
-                                                "status": None}
+    assert bundle["items"][0]["provenance"] == {
+        "turn_ids": ["D2:3"],
+        "session_id": "s2",
+        "claim_ids": [],
+        "status": None,
+    }
 
 
 def test_each_arm_can_be_asked_alone(api: Api, remembered):
@@ -118,8 +167,9 @@ def test_a_question_naming_a_date_reaches_what_was_said_then(api: Api, remembere
 def test_recall_respects_valid_at_and_known_at(api: Api, remembered):
     before_july = recall(api, "camping at the lake", valid_at="2023-06-01", include_provenance=True)
     assert not {"D2:1", "D2:2", "D2:3"} & set(turn_ids(before_july))
-    known_then = recall(api, "camping at the lake", known_at=remembered["first"]["recorded_at"],
-                        include_provenance=True)
+    known_then = recall(
+        api, "camping at the lake", known_at=remembered["first"]["recorded_at"], include_provenance=True
+    )
     assert set(turn_ids(known_then)) <= {f"D1:{i}" for i in range(1, 6)}
 
 
@@ -134,11 +184,25 @@ def test_claims_are_recalled_and_promote_the_turns_they_cite(api: Api, remembere
     turn = next(t for t in remembered["second"]["turns"] if t["external_id"] == "D2:2")
     text = SESSION_2["turns"][1]["text"]
     start = text.index("a puppy")
-    [adopted] = [c["id"] for c in api.write(claim("caroline", "adopted", "oscar", valid_from="2023-06-01", evidence=[
-        {"document_id": turn["id"], "start": start, "end": start + len("a puppy named Oscar")}]))["claims"]]
+    [adopted] = [
+        c["id"]
+        for c in api.write(
+            claim(
+                "caroline",
+                "adopted",
+                "oscar",
+                valid_from="2023-06-01",
+                evidence=[{"document_id": turn["id"], "start": start, "end": start + len("a puppy named Oscar")}],
+            )
+        )["claims"]
+    ]
     bundle = recall(api, "caroline adopted oscar", k=3, arms=["claim_vector"], include_provenance=True)
-    assert bundle["items"][0]["provenance"] == {"turn_ids": ["D2:2"], "session_id": "s2",
-                                                "claim_ids": [adopted], "status": "UNVERIFIED"}
+    assert bundle["items"][0]["provenance"] == {
+        "turn_ids": ["D2:2"],
+        "session_id": "s2",
+        "claim_ids": [adopted],
+        "status": "UNVERIFIED",
+    }
     [pet] = [c["id"] for c in api.write(claim("caroline", "plans", "dog-training", derived_from=[adopted]))["claims"]]
     api.post(f"/v1/claims/{adopted}/retract")
     stale = recall(api, "caroline plans dog-training", k=3, arms=["claim_vector"], include_provenance=True)
@@ -153,10 +217,18 @@ def test_recall_never_crosses_workspaces(client, remembered, workspace):
 
 
 def test_entity_profile_groups_by_predicate_with_contradictions(api: Api):
-    [old] = [c["id"] for c in api.write(claim("caroline", "works-as", "counselor", valid_from="2022-01-01",
-                                              valid_to="2023-01-01"))["claims"]]
-    [new] = [c["id"] for c in api.write(claim("caroline", "works-as", "artist", valid_from="2023-01-01",
-                                              contradicts=[old]))["claims"]]
+    [old] = [
+        c["id"]
+        for c in api.write(claim("caroline", "works-as", "counselor", valid_from="2022-01-01", valid_to="2023-01-01"))[
+            "claims"
+        ]
+    ]
+    [new] = [
+        c["id"]
+        for c in api.write(claim("caroline", "works-as", "artist", valid_from="2023-01-01", contradicts=[old]))[
+            "claims"
+        ]
+    ]
     api.write(claim("melanie", "friend-of", "caroline"))
     profile = api.get("/v1/entities/caroline/profile").json()
     [group] = profile["predicates"]
@@ -168,18 +240,44 @@ def test_entity_profile_groups_by_predicate_with_contradictions(api: Api):
     assert api.get("/v1/entities/nobody/profile").status_code == 404
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"session": {"external_id": "s"}, "turns": []}, "turns"),
-    ({"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": "hi",
-                                                  "occurred_at": "last tuesday"}]}, "turns[0].occurred_at"),
-    ({"session": {"external_id": "s", "started_at": 5}, "turns": [{"external_id": "t", "speaker": "a", "text": "hi"}]},
-     "session.started_at"),
-    ({"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": ""}]}, "turns[0].text"),
-    ({"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": "x", "mood": 1}]},
-     "turns[0].mood"),
-    ({"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": "x"},
-                                                 {"external_id": "t", "speaker": "b", "text": "y"}]}, "turns[1].external_id"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"session": {"external_id": "s"}, "turns": []}, "turns"),
+        (
+            {
+                "session": {"external_id": "s"},
+                "turns": [{"external_id": "t", "speaker": "a", "text": "hi", "occurred_at": "last tuesday"}],
+            },
+            "turns[0].occurred_at",
+        ),
+        (
+            {
+                "session": {"external_id": "s", "started_at": 5},
+                "turns": [{"external_id": "t", "speaker": "a", "text": "hi"}],
+            },
+            "session.started_at",
+        ),
+        (
+            {"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": ""}]},
+            "turns[0].text",
+        ),
+        (
+            {"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": "x", "mood": 1}]},
+            "turns[0].mood",
+        ),
+        (
+            {
+                "session": {"external_id": "s"},
+                "turns": [
+                    {"external_id": "t", "speaker": "a", "text": "x"},
+                    {"external_id": "t", "speaker": "b", "text": "y"},
+                ],
+            },
+            "turns[1].external_id",
+        ),
+    ],
+)
 def test_bad_episodes_are_rejected_naming_the_field(api: Api, body, field):
     response = api.post("/v1/episodes", json=body)
     assert response.status_code == 422, response.text
@@ -187,46 +285,59 @@ def test_bad_episodes_are_rejected_naming_the_field(api: Api, body, field):
     assert api.post("/v1/recall", json={"query": "hi"}).json()["items"] == []
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"query": ""}, "query"), ({"query": "x", "k": 0}, "k"), ({"query": "x", "k": "ten"}, "k"),
-    ({"query": "x", "valid_at": "someday"}, "valid_at"), ({"query": "x", "max_tokens": -1}, "max_tokens"),
-    ({"query": "x", "arms": "fulltext"}, "arms"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"query": ""}, "query"),
+        ({"query": "x", "k": 0}, "k"),
+        ({"query": "x", "k": "ten"}, "k"),
+        ({"query": "x", "valid_at": "someday"}, "valid_at"),
+        ({"query": "x", "max_tokens": -1}, "max_tokens"),
+        ({"query": "x", "arms": "fulltext"}, "arms"),
+    ],
+)
 def test_bad_recall_requests_are_rejected_naming_the_field(api: Api, body, field):
     response = api.post("/v1/recall", json=body)
     assert response.status_code == 422 and response.json()["error"]["field"] == field
 
 
-def test_reembed_rebuilds_every_vector(api: Api, remembered, settings):
-    from app.embedding.encoder import Encoder
-    from app.embedding.reembed import reembed
-
-    with GraphClient(settings) as graph:  # spoil one turn's vectors, as a model change would
-        graph.write(lambda tx: tx.run("MATCH (t:Turn {workspace: $w, externalId: 'D2:3'}) "
-                                      "SET t.embedding = [x IN t.embedding | 0.0] + [], t.contextEmbedding = null "
-                                      "WITH t MATCH (s:Session)-[:HAS_TURN]->(t)-[:HAS_PASSAGE]->(p) "
-                                      "SET s.text = null, p.speaker = null",  # as a version-1 graph held them
-                                      w=api.workspace).consume())
-        done = reembed(graph, Encoder(settings.embedding), report=lambda _: None)
-        restored = graph.read(lambda tx: tx.run(
+def test_reembed_rebuilds_every_vector(api: Api, remembered, memory):
+    # Spoil one turn's vectors, as a model change would.
+    memory.graph.write(
+        lambda tx: tx.run(
+            "MATCH (t:Turn {workspace: $w, externalId: 'D2:3'}) "
+            "SET t.embedding = [x IN t.embedding | 0.0] + [], t.contextEmbedding = null "
+            "WITH t MATCH (s:Session)-[:HAS_TURN]->(t)-[:HAS_PASSAGE]->(p) "
+            "SET s.text = null, p.speaker = null",  # as a version-1 graph held them
+            w=api.workspace,
+        ).consume()
+    )
+    done = memory.reembed(report=lambda _: None)
+    restored = memory.graph.read(
+        lambda tx: tx.run(
             "MATCH (s:Session)-[:HAS_TURN]->(t:Turn {workspace: $w, externalId: 'D2:3'})-[:HAS_PASSAGE]->(p) "
             "RETURN t.contextEmbedding IS NOT NULL AND s.text IS NOT NULL AND p.speaker = 'Melanie' AS ok",
-            w=api.workspace).single()["ok"])
+            w=api.workspace,
+        ).single()["ok"]
+    )
     assert done["turns"] >= 8 and done["passages"] >= 8 and done["sessions"] >= 2 and restored
-    assert turn_ids(recall(api, "What did Melanie paint?", k=1, arms=["turn_vector"], include_provenance=True)) == ["D2:3"]
+    assert turn_ids(recall(api, "What did Melanie paint?", k=1, arms=["turn_vector"], include_provenance=True)) == [
+        "D2:3"
+    ]
 
 
 def test_entity_profile_shows_a_later_single_value_as_superseding_the_earlier(api: Api):
     api.put("/v1/predicates/ceo", json={"cardinality": "one", "aliases": ["chief-executive"]})
     [cook] = [c["id"] for c in api.write(claim("apple", "ceo", "tim-cook", valid_from="2011-08-24"))["claims"]]
-    [ternus] = [c["id"] for c in api.write(claim("apple", "chief-executive", "john-ternus",
-                                                 valid_from="2026-06-01"))["claims"]]
+    [ternus] = [
+        c["id"] for c in api.write(claim("apple", "chief-executive", "john-ternus", valid_from="2026-06-01"))["claims"]
+    ]
     by_id = lambda profile: {c["id"]: c for g in profile["predicates"] for c in g["claims"]}  # noqa: E731
     now = by_id(api.get("/v1/entities/apple/profile").json())
     assert now[cook]["current"] is False and now[cook]["superseded_by"] == [ternus]
-    assert now[ternus]["current"] is True and "superseded_by" not in now[ternus]
+    assert now[ternus]["current"] is True and now[ternus]["superseded_by"] == []
     january = by_id(api.get("/v1/entities/apple/profile", params={"valid_at": "2026-01-15"}).json())
-    assert january[cook]["current"] is True and "superseded_by" not in january[cook]
+    assert january[cook]["current"] is True and january[cook]["superseded_by"] == []
     assert january[ternus]["current"] is False
 
 
@@ -237,14 +348,17 @@ def test_a_recalled_claim_without_a_turn_reads_as_a_dated_statement(api: Api, re
 
 
 def test_a_turn_gains_from_a_session_where_the_topic_keeps_coming_up(api: Api):
-    def episode(session: str, texts: list[str]) -> None:
-        api.post("/v1/episodes", json={"session": {"external_id": session, "started_at": "2024-05-01T10:00:00Z"},
-                                       "turns": [{"external_id": f"{session}-{i}", "speaker": "Ann", "text": text}
-                                                 for i, text in enumerate(texts)]}).raise_for_status()
-
-    episode("garden", ["I planted tomatoes along the fence this spring.", "The weather was lovely all week.",
-                       "Those tomatoes need water every single morning.", "My tomatoes finally turned red today."])
-    episode("market", ["Tomatoes!", "We also bought bread and cheese."])
+    episode(
+        api,
+        "garden",
+        [
+            ("Ann", "I planted tomatoes along the fence this spring."),
+            ("Ann", "The weather was lovely all week."),
+            ("Ann", "Those tomatoes need water every single morning."),
+            ("Ann", "My tomatoes finally turned red today."),
+        ],
+    )
+    episode(api, "market", [("Ann", "Tomatoes!"), ("Ann", "We also bought bread and cheese.")])
     alone = recall(api, "tomatoes", k=4, arms=["fulltext"], include_provenance=True)
     assert turn_ids(alone)[0] == "market-0"  # the shortest mention scores highest on its own
     together = recall(api, "tomatoes", k=4, arms=["fulltext", "sessions"], include_provenance=True)
@@ -253,22 +367,22 @@ def test_a_turn_gains_from_a_session_where_the_topic_keeps_coming_up(api: Api):
 
 
 def test_a_session_keeps_its_whole_text_for_full_text_search(api: Api, remembered, settings):
-    api.post("/v1/episodes", json={"session": {"external_id": "s2"}, "turns": [
-        {"external_id": "D2:4", "speaker": "Caroline", "text": "Oscar loves the lake too."}]}).raise_for_status()
+    api.post(
+        "/v1/episodes",
+        json={
+            "session": {"external_id": "s2"},
+            "turns": [{"external_id": "D2:4", "speaker": "Caroline", "text": "Oscar loves the lake too."}],
+        },
+    ).raise_for_status()
     with GraphClient(settings) as graph:
-        text = graph.read(lambda tx: tx.run("MATCH (s:Session {workspace: $w, externalId: 's2'}) RETURN s.text AS text",
-                                            w=api.workspace).single()["text"])
+        text = graph.read(
+            lambda tx: tx.run(
+                "MATCH (s:Session {workspace: $w, externalId: 's2'}) RETURN s.text AS text", w=api.workspace
+            ).single()["text"]
+        )
     assert text.splitlines() == [f"{t['speaker']}: {t['text']}" for t in SESSION_2["turns"]] + [
-        "Caroline: Oscar loves the lake too."]
-
-
-def episode(api: Api, session: str, said: list[tuple[str, str]], first: int = 0) -> dict:
-    response = api.post("/v1/episodes", json={
-        "session": {"external_id": session, "started_at": "2024-05-01T10:00:00Z"},
-        "turns": [{"external_id": f"{session}-{i}", "speaker": who, "text": text}
-                  for i, (who, text) in enumerate(said, start=first)]})
-    response.raise_for_status()
-    return response.json()
+        "Caroline: Oscar loves the lake too."
+    ]
 
 
 def test_a_turn_gains_when_its_whole_session_matches_the_question(api: Api):
@@ -284,11 +398,11 @@ def test_a_turn_gains_when_its_whole_session_matches_the_question(api: Api):
 
 
 def test_a_question_naming_a_speaker_prefers_what_they_said(api: Api):
-    episode(api, "chat", [("Caroline Doe", "I painted the lake at sunrise."),
-                          ("Melanie", "I painted the lake at sunrise.")])
+    episode(
+        api, "chat", [("Caroline Doe", "I painted the lake at sunrise."), ("Melanie", "I painted the lake at sunrise.")]
+    )
     for name, first in (("Melanie", "chat-1"), ("Caroline", "chat-0")):
-        bundle = recall(api, f"What did {name} paint?", k=2, arms=["turn_vector", "speakers"],
-                        include_provenance=True)
+        bundle = recall(api, f"What did {name} paint?", k=2, arms=["turn_vector", "speakers"], include_provenance=True)
         assert turn_ids(bundle)[0] == first, name
     by_text = recall(api, "Melanie painted", k=2, arms=["fulltext"], include_provenance=True)
     assert turn_ids(by_text)[0] == "chat-1"  # full-text searches the speaker with the words

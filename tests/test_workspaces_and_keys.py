@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import uuid
 
-from support import ADMIN_KEY, Api, claim
-
 from app.cli import main as donto
+from support import ADMIN_KEY, Api, claim
 
 
 def test_requests_without_a_valid_key_are_401(client):
@@ -38,8 +37,10 @@ def test_workspaces_are_isolated(client):
     crossing = b.post("/v1/claims", json={"claims": [claim("x", "y", "z", derived_from=[cid])]})
     assert crossing.status_code == 422 and crossing.json()["error"]["field"] == "claims[0].derived_from[0]"
     doc = a.post("/v1/documents", json={"text": "private text"}).json()
-    cited = b.post("/v1/claims", json={"claims": [claim("x", "y", "z", evidence=[
-        {"document_id": doc["id"], "start": 0, "end": 3}])]})
+    cited = b.post(
+        "/v1/claims",
+        json={"claims": [claim("x", "y", "z", evidence=[{"document_id": doc["id"], "start": 0, "end": 3}])]},
+    )
     assert cited.status_code == 422
     # the same statement in two workspaces is two claims
     assert b.write(claim("secret", "is", "hidden"))["claims"][0]["created"] is True

@@ -45,8 +45,9 @@ def family(predicate: str, registry: dict[str, tuple[str, list[str]]]) -> tuple[
     return {predicate}, "many"
 
 
-def oracle_status(claims: dict[str, OClaim], registry, root: str, v: datetime, k: datetime,
-                  max_depth: int = 32, fan_out: int = 64) -> dict:
+def oracle_status(
+    claims: dict[str, OClaim], registry, root: str, v: datetime, k: datetime, max_depth: int = 32, fan_out: int = 64
+) -> dict:
     graph = nx.DiGraph()
     graph.add_nodes_from(claims)
     for c in claims.values():
@@ -63,22 +64,48 @@ def oracle_status(claims: dict[str, OClaim], registry, root: str, v: datetime, k
         premises = len(claims[pid].derived_from)
         if not retracted:
             skipped += premises if depth >= max_depth else max(0, premises - fan_out)
-        by = {q.id for q in claims.values()
-              if known(q, k) and valid(q, v) and (
-                  (card == "one" and q.subject == p.subject and q.predicate in fam and q.object != p.object
-                   and q.valid_from is not None and (p.valid_from is None or q.valid_from > p.valid_from))
-                  or pid in q.supersedes)}
+        by = {
+            q.id
+            for q in claims.values()
+            if known(q, k)
+            and valid(q, v)
+            and (
+                (
+                    card == "one"
+                    and q.subject == p.subject
+                    and q.predicate in fam
+                    and q.object != p.object
+                    and q.valid_from is not None
+                    and (p.valid_from is None or q.valid_from > p.valid_from)
+                )
+                or pid in q.supersedes
+            )
+        }
         if by:
             reasons.add((pid, depth, "superseded", tuple(sorted(by))))
         if retracted:
             reasons.add((pid, depth, "retracted", ()))
-        if p.valid_to is not None and p.valid_to <= v and not any(
+        if (
+            p.valid_to is not None
+            and p.valid_to <= v
+            and not any(
                 known(q, k) and valid(q, v) and q.subject == p.subject and q.predicate in fam and q.object == p.object
-                for q in claims.values()):
+                for q in claims.values()
+            )
+        ):
             reasons.add((pid, depth, "expired", ()))
-        against = {q.id for q in claims.values() if known(q, k) and valid(q, v)
-                   and (pid in q.contradicts or q.id in p.contradicts)}
+        against = {
+            q.id
+            for q in claims.values()
+            if known(q, k) and valid(q, v) and (pid in q.contradicts or q.id in p.contradicts)
+        }
         if against:
             contested.add((pid, tuple(sorted(against))))
-    return {"status": "POTENTIALLY_STALE" if reasons else "UNVERIFIED", "reasons": reasons, "contested": contested,
-            "walked": len(depths), "skipped": skipped, "truncated": skipped > 0}
+    return {
+        "status": "POTENTIALLY_STALE" if reasons else "UNVERIFIED",
+        "reasons": reasons,
+        "contested": contested,
+        "walked": len(depths),
+        "skipped": skipped,
+        "truncated": skipped > 0,
+    }

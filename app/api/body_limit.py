@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 
 class BodySizeLimit:
-    def __init__(self, app, max_bytes: int):
+    def __init__(self, app: ASGIApp, max_bytes: int):
         self.app = app
         self.max_bytes = max_bytes
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         declared = dict(scope.get("headers") or []).get(b"content-length")
@@ -18,7 +20,7 @@ class BodySizeLimit:
             return await self._reject(send)
         seen = 0
 
-        async def limited_receive():
+        async def limited_receive() -> Message:
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":
@@ -32,11 +34,17 @@ class BodySizeLimit:
         except _TooLarge:
             await self._reject(send)
 
-    async def _reject(self, send):
-        body = json.dumps({"error": {"code": "payload_too_large",
-                                     "message": f"request body over {self.max_bytes} bytes"}}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    async def _reject(self, send: Send) -> None:
+        body = json.dumps(
+            {"error": {"code": "payload_too_large", "message": f"request body over {self.max_bytes} bytes"}}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 

@@ -1,42 +1,23 @@
-"""FastAPI dependencies: the service container and the caller's workspace."""
+"""FastAPI dependencies: the Memory, the caller's workspace, and the time scope of a read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Query, Request
 
-from app.auth.keys import KeyService, Principal
-from app.claims.predicates import PredicateService
-from app.claims.service import ClaimService
-from app.documents.service import DocumentService
-from app.embedding.backlog import EmbeddingBacklog
-from app.embedding.encoder import Encoder
-from app.episodes.service import EpisodeService
-from app.explore.service import ExploreService
-from app.graph.client import GraphClient
-from app.recall.service import RecallService
-from app.walk.service import WalkService
+from app.auth.keys import Principal
+from app.errors import InvalidInput
+from app.memory import Memory
+from app.temporal.instants import parse_instant
+from app.temporal.scope import TimeScope
+
+INSTANT_HELP = "ISO-8601 date or date-time (a date means midnight UTC, no offset means UTC); default now"
 
 
-@dataclass
-class Services:
-    graph: GraphClient
-    encoder: Encoder
-    backlog: EmbeddingBacklog
-    keys: KeyService
-    claims: ClaimService
-    predicates: PredicateService
-    documents: DocumentService
-    walk: WalkService
-    explore: ExploreService
-    episodes: EpisodeService
-    recall: RecallService
-
-
-def services(request: Request) -> Services:
-    return request.app.state.services
+def memory(request: Request) -> Memory:
+    return request.app.state.memory
 
 
 def principal(
@@ -47,12 +28,30 @@ def principal(
     key = None
     if authorization and authorization[:7].lower() == "bearer ":
         key = authorization[7:].strip()
-    return services(request).keys.authenticate(key, x_donto_workspace)
+    return memory(request).keys.authenticate(key, x_donto_workspace)
 
 
 def workspace(p: Annotated[Principal, Depends(principal)]) -> str:
     return p.workspace
 
 
-ServicesDep = Annotated[Services, Depends(services)]
+def instant_param(value: str | None, name: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return parse_instant(value)
+    except ValueError as exc:
+        raise InvalidInput(str(exc), field=name) from None
+
+
+def time_scope(
+    valid_at: Annotated[str | None, Query(description="what was true at this instant; " + INSTANT_HELP)] = None,
+    known_at: Annotated[str | None, Query(description="as donto knew it at this instant; " + INSTANT_HELP)] = None,
+) -> TimeScope:
+    """The scope of a GET: `valid_at` and `known_at` query parameters, each defaulting to now."""
+    return TimeScope.resolve(instant_param(valid_at, "valid_at"), instant_param(known_at, "known_at"))
+
+
+MemoryDep = Annotated[Memory, Depends(memory)]
 WorkspaceDep = Annotated[str, Depends(workspace)]
+ScopeDep = Annotated[TimeScope, Depends(time_scope)]

@@ -20,17 +20,18 @@ STATUS = {
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
     errors.BackendUnavailable: 503,
+    errors.SchemaMismatch: 503,  # the graph's vectors were built for another model: `donto reembed`
 }
 
 
-def error_body(code: str, message: str, field: str | None = None) -> dict:
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str]]:
     body = {"code": code, "message": message}
     if field:
         body["field"] = field
     return {"error": body}
 
 
-def field_path(loc: tuple) -> str:
+def field_path(loc: tuple[str | int, ...]) -> str:
     """('body', 'claims', 3, 'valid_from') -> 'claims[3].valid_from'."""
     parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else list(loc)
     out = ""

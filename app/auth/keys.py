@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from app.errors import Forbidden, InvalidInput, Unauthorized
 from app.graph.client import GraphClient
-from app.timeutil import utc_now, uuid7
+from app.ids import uuid7
+from app.temporal.instants import utc_now
 
 DEFAULT_WORKSPACE = "default"
 WORKSPACE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -26,8 +27,9 @@ class Principal:
 
 def check_workspace(name: str, field: str = "workspace") -> str:
     if not WORKSPACE_PATTERN.match(name):
-        raise InvalidInput("a workspace name is 1-64 letters, digits, '_', '.' or '-', starting with a "
-                           "letter or digit", field=field)
+        raise InvalidInput(
+            "a workspace name is 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit", field=field
+        )
     return name
 
 
@@ -43,8 +45,9 @@ class KeyService:
     def create(self, workspace: str) -> str:
         check_workspace(workspace)
         key = KEY_PREFIX + secrets.token_urlsafe(32)
-        self.graph.write_query("api_key_create", key_hash=_hash(key), workspace=workspace, id=uuid7(),
-                               created_at=utc_now())
+        self.graph.write_query(
+            "api_key_create", key_hash=_hash(key), workspace=workspace, id=uuid7(), created_at=utc_now()
+        )
         return key
 
     def authenticate(self, key: str | None, requested_workspace: str | None) -> Principal:

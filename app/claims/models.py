@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from app.timeutil import parse_instant
+from app.temporal.instants import parse_instant
 
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:boolean", "xsd:date", "xsd:dateTime")
 SEPARATOR = "\u241f"  # ␟ — cannot collide with ordinary text in keys, predicates or literals
@@ -35,7 +35,7 @@ class Literal:
         return self.lexical
 
     @classmethod
-    def parse(cls, value: Any, datatype: str) -> "Literal":
+    def parse(cls, value: Any, datatype: str) -> Literal:
         """Checks `value` against `datatype` and canonicalises it; ValueError says what is wrong."""
         if datatype not in DATATYPES:
             raise ValueError(f"datatype must be one of {', '.join(DATATYPES)}")
@@ -137,16 +137,24 @@ class NewClaim:
     def content_key(self) -> str:
         """sha256 of subject␟predicate␟object␟context␟valid_from␟valid_to. A literal's object part
         carries its datatype, so "42" the string and 42 the integer are different claims."""
-        obj = self.object_entity if self.object_literal is None else (
-            f'"{self.object_literal.lexical}"^^{self.object_literal.datatype}'
+        obj = (
+            self.object_entity
+            if self.object_literal is None
+            else (f'"{self.object_literal.lexical}"^^{self.object_literal.datatype}')
         )
-        parts = [self.subject, self.predicate, obj or "", self.context or "",
-                 _instant_key(self.valid_from), _instant_key(self.valid_to)]
+        parts = [
+            self.subject,
+            self.predicate,
+            obj or "",
+            self.context or "",
+            _instant_key(self.valid_from),
+            _instant_key(self.valid_to),
+        ]
         return hashlib.sha256(SEPARATOR.join(parts).encode("utf-8")).hexdigest()
 
 
 def _instant_key(value: datetime | None) -> str:
-    return "" if value is None else value.astimezone(timezone.utc).isoformat()
+    return "" if value is None else value.astimezone(UTC).isoformat()
 
 
 @dataclass(frozen=True)

@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import binascii
+import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from neo4j import ManagedTransaction
+
 from app.claims.models import (
-    Claim, EvidenceSpan, Literal, NewClaim, WriteOutcome, WriteResult, SEPARATOR,
+    SEPARATOR,
+    Claim,
+    EvidenceSpan,
+    Literal,
+    NewClaim,
+    WriteOutcome,
+    WriteResult,
 )
 from app.errors import Conflict, InvalidInput, NotFound
 from app.graph.client import GraphClient, next_transaction_time
-from app.timeutil import to_native, utc_now, uuid7
+from app.ids import uuid7
+from app.temporal.instants import to_native
+from app.temporal.scope import TimeScope
 
 LINKS = ("derived_from", "supports", "contradicts", "supersedes")
 
@@ -34,11 +44,14 @@ class ClaimService:
         referenced = sorted({i for c in claims for link in LINKS for i in getattr(c, link)})
         documents = sorted({e.document_id for c in claims for e in c.evidence})
         # Sources are immutable revisions, so spans are cut before the write transaction.
-        texts = {r["id"]: r["text"] for r in self.graph.read_query("documents_text", workspace=workspace, ids=documents)}
-        rows = [_row(index, claim, texts) for index, claim in enumerate(claims)
-                if first_by_key[claim.content_key] == index]
+        texts = {
+            r["id"]: r["text"] for r in self.graph.read_query("documents_text", workspace=workspace, ids=documents)
+        }
+        rows = [
+            _row(index, claim, texts) for index, claim in enumerate(claims) if first_by_key[claim.content_key] == index
+        ]
 
-        def work(tx) -> tuple[datetime, dict[int, dict[str, Any]]]:
+        def work(tx: ManagedTransaction) -> tuple[datetime, dict[int, dict[str, Any]]]:
             recorded_at = next_transaction_time(self.graph, tx)
             known = {r["id"] for r in self.graph.run(tx, "claims_existing", workspace=workspace, ids=referenced)}
             for row in rows:
@@ -57,15 +70,18 @@ class ClaimService:
     def retract(self, workspace: str, claim_id: str, reason: str | None) -> datetime:
         def work(tx):
             recorded_at = next_transaction_time(self.graph, tx)
-            return self.graph.run(tx, "claim_retract", workspace=workspace, id=claim_id,
-                                  recorded_at=recorded_at, reason=reason)
+            return self.graph.run(
+                tx, "claim_retract", workspace=workspace, id=claim_id, recorded_at=recorded_at, reason=reason
+            )
 
         rows = self.graph.write(work, name="claim_retract")
         if not rows:
             raise NotFound(f"no claim {claim_id!r} in this workspace", field="id")
         if not rows[0]["wasLive"]:
-            raise Conflict(f"claim {claim_id!r} was already retracted at "
-                           f"{to_native(rows[0]['retractedAt']).isoformat()}", field="id")
+            raise Conflict(
+                f"claim {claim_id!r} was already retracted at {to_native(rows[0]['retractedAt']).isoformat()}",
+                field="id",
+            )
         return to_native(rows[0]["retractedAt"])
 
     # -- reads --------------------------------------------------------------------------------
@@ -76,9 +92,19 @@ class ClaimService:
             raise NotFound(f"no claim {claim_id!r} in this workspace", field="id")
         row = rows[0]
         claim = claim_from_node(row["claim"])
-        claim.links = {k: row[k] for k in (
-            "derivedFrom", "supports", "contradicts", "supersedes",
-            "derivedBy", "supportedBy", "contradictedBy", "supersededBy")}
+        claim.links = {
+            k: row[k]
+            for k in (
+                "derivedFrom",
+                "supports",
+                "contradicts",
+                "supersedes",
+                "derivedBy",
+                "supportedBy",
+                "contradictedBy",
+                "supersededBy",
+            )
+        }
         claim.evidence = [
             EvidenceSpan(e["spanId"], e["documentId"], e["start"], e["end"], e["text"]) for e in row["evidence"]
         ]
@@ -91,18 +117,22 @@ class ClaimService:
         subject: str | None = None,
         predicate: str | None = None,
         object: str | None = None,
-        valid_at: datetime | None = None,
-        known_at: datetime | None = None,
+        scope: TimeScope,
         include_retracted: bool = False,
         limit: int = 100,
         cursor: str | None = None,
     ) -> tuple[list[Claim], str | None]:
-        now = utc_now()
+        """Claims valid at scope.valid_at as recorded by scope.known_at, in id order from `cursor`."""
         rows = self.graph.read_query(
             "claims_as_of",
-            workspace=workspace, subject=subject, predicate=predicate, object=object,
-            valid_at=valid_at or now, known_at=known_at or now, include_retracted=include_retracted,
-            after=decode_cursor(cursor), limit=limit + 1,
+            workspace=workspace,
+            subject=subject,
+            predicate=predicate,
+            object=object,
+            **scope.params(),
+            include_retracted=include_retracted,
+            after=decode_cursor(cursor),
+            limit=limit + 1,
         )
         claims = [claim_from_node(r["claim"]) for r in rows[:limit]]
         next_cursor = encode_cursor(claims[-1].id) if len(rows) > limit else None
@@ -113,7 +143,9 @@ def _check_links(row: dict[str, Any], known: set[str]) -> None:
     for link, key in zip(LINKS, ("derivedFrom", "supports", "contradicts", "supersedes")):
         for j, target in enumerate(row[key]):
             if target not in known:
-                raise InvalidInput(f"no claim {target!r} in this workspace", field=f"claims[{row['index']}].{link}[{j}]")
+                raise InvalidInput(
+                    f"no claim {target!r} in this workspace", field=f"claims[{row['index']}].{link}[{j}]"
+                )
 
 
 def claim_text(subject: str, predicate: str, obj: str, quotes: list[str]) -> str:
@@ -124,31 +156,47 @@ def claim_text(subject: str, predicate: str, obj: str, quotes: list[str]) -> str
 
 
 def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> dict[str, Any]:
-    evidence = []
+    evidence: list[dict[str, Any]] = []
     for j, ev in enumerate(claim.evidence):
         text = texts.get(ev.document_id)
         if text is None:
-            raise InvalidInput(f"no document {ev.document_id!r} in this workspace",
-                               field=f"claims[{index}].evidence[{j}].document_id")
+            raise InvalidInput(
+                f"no document {ev.document_id!r} in this workspace", field=f"claims[{index}].evidence[{j}].document_id"
+            )
         if ev.end > len(text):
-            raise InvalidInput(f"end {ev.end} is past the end of the document ({len(text)} characters)",
-                               field=f"claims[{index}].evidence[{j}].end")
+            raise InvalidInput(
+                f"end {ev.end} is past the end of the document ({len(text)} characters)",
+                field=f"claims[{index}].evidence[{j}].end",
+            )
         span_key = SEPARATOR.join((ev.document_id, str(ev.start), str(ev.end)))
-        evidence.append({
-            "spanId": hashlib.sha256(span_key.encode()).hexdigest(), "documentId": ev.document_id,
-            "start": ev.start, "end": ev.end, "text": text[ev.start:ev.end],
-        })
+        evidence.append(
+            {
+                "spanId": hashlib.sha256(span_key.encode()).hexdigest(),
+                "documentId": ev.document_id,
+                "start": ev.start,
+                "end": ev.end,
+                "text": text[ev.start : ev.end],
+            }
+        )
     literal = claim.object_literal
     return {
-        "index": index, "id": uuid7(), "contentKey": claim.content_key,
-        "subject": claim.subject, "predicate": claim.predicate, "object": claim.object_text,
+        "index": index,
+        "id": uuid7(),
+        "contentKey": claim.content_key,
+        "subject": claim.subject,
+        "predicate": claim.predicate,
+        "object": claim.object_text,
         "objectKind": "literal" if literal else "entity",
         "objectValue": literal.value if literal else None,
         "objectDatatype": literal.datatype if literal else None,
-        "context": claim.context, "confidence": claim.confidence,
-        "validFrom": claim.valid_from, "validTo": claim.valid_to,
-        "derivedFrom": list(claim.derived_from), "supports": list(claim.supports),
-        "contradicts": list(claim.contradicts), "supersedes": list(claim.supersedes),
+        "context": claim.context,
+        "confidence": claim.confidence,
+        "validFrom": claim.valid_from,
+        "validTo": claim.valid_to,
+        "derivedFrom": list(claim.derived_from),
+        "supports": list(claim.supports),
+        "contradicts": list(claim.contradicts),
+        "supersedes": list(claim.supersedes),
         "evidence": evidence,
         "text": claim_text(claim.subject, claim.predicate, claim.object_text, [e["text"] for e in evidence]),
     }
@@ -159,11 +207,17 @@ def claim_from_node(props: dict[str, Any]) -> Claim:
     if props.get("objectKind") == "literal":
         literal = Literal(props["object"], props["objectDatatype"])
     return Claim(
-        id=props["id"], subject=props["subject"], predicate=props["predicate"],
-        object_entity=None if literal else props.get("object"), object_literal=literal,
-        context=props.get("context"), confidence=props.get("confidence"),
-        valid_from=to_native(props.get("validFrom")), valid_to=to_native(props.get("validTo")),
-        tx_from=to_native(props["txFrom"]), tx_to=to_native(props.get("txTo")),
+        id=props["id"],
+        subject=props["subject"],
+        predicate=props["predicate"],
+        object_entity=None if literal else props.get("object"),
+        object_literal=literal,
+        context=props.get("context"),
+        confidence=props.get("confidence"),
+        valid_from=to_native(props.get("validFrom")),
+        valid_to=to_native(props.get("validTo")),
+        tx_from=to_native(props["txFrom"]),
+        tx_to=to_native(props.get("txTo")),
         retraction_reason=props.get("retractionReason"),
     )
 

@@ -5,15 +5,19 @@ session's text, then re-create the indexes at the model's dimension."""
 
 from __future__ import annotations
 
-from app.embedding.backlog import EmbeddingBacklog
+from collections.abc import Callable
+
 from app.embedding.encoder import Encoder
-from app.episodes.service import embed_turns
+from app.embedding.turns import embed_turns
 from app.graph.client import VECTOR_INDEXES, GraphClient
 
 PAGE = 256
 
 
-def reembed(graph: GraphClient, encoder: Encoder, report=print) -> dict[str, int]:
+def reembed(
+    graph: GraphClient, encoder: Encoder, embed_claims: Callable[[], int], report: Callable[[str], None] = print
+) -> dict[str, int]:
+    """`embed_claims` drains the claim-embedding queue (the job kind owns that work)."""
     for name in VECTOR_INDEXES:
         graph.write_query("vector_index_drop", name=name)
     turns = passages = 0
@@ -23,20 +27,22 @@ def reembed(graph: GraphClient, encoder: Encoder, report=print) -> dict[str, int
         page = graph.read_query("reembed_turns_page", after=after, limit=PAGE)
         if not page:
             break
-        before = [{"speaker": t["previousSpeaker"], "text": t["previousText"]} if t["previousText"] else None
-                  for t in page]
+        before = [
+            {"speaker": t["previousSpeaker"], "text": t["previousText"]} if t["previousText"] else None for t in page
+        ]
         embed_turns(encoder, page, before)
-        turn_rows = [{"id": t["id"], "embedding": t["embedding"], "contextEmbedding": t["contextEmbedding"]}
-                     for t in page]
+        turn_rows = [
+            {"id": t["id"], "embedding": t["embedding"], "contextEmbedding": t["contextEmbedding"]} for t in page
+        ]
         passage_rows = [p for t in page for p in t["passages"]]
         graph.write_query("reembed_turns_write", turns=turn_rows, passages=passage_rows)
         sessions.update(t["sessionId"] for t in page)
         turns, passages, after = turns + len(turn_rows), passages + len(passage_rows), page[-1]["id"]
         report(f"  {turns} turns, {passages} passages")
     graph.write_query("claims_queue_all_for_embedding")
-    claims = EmbeddingBacklog(graph, encoder).drain()
+    claims = embed_claims()
     ordered = sorted(sessions)
     for start in range(0, len(ordered), PAGE):
-        graph.write_query("session_text_write", session_ids=ordered[start:start + PAGE])
+        graph.write_query("session_text_write", session_ids=ordered[start : start + PAGE])
     graph.apply_schema(encoder.name, encoder.dimensions)
     return {"turns": turns, "passages": passages, "claims": claims, "sessions": len(ordered)}

@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.embedding.encoder import Encoder
-from app.episodes.text import format_date_tag, resolve_time_expressions, split_passages, summarize_dates
+from app.embedding.turns import embed_turns
+from app.episodes.passages import split_passages
 from app.errors import InvalidInput
 from app.graph.client import GraphClient, next_transaction_time
-from app.timeutil import to_native, utc_now, uuid7
+from app.ids import uuid7
+from app.temporal.instants import to_native, utc_now
+from app.temporal.phrases import format_date_tag, resolve_time_expressions, summarize_dates
 
 
 @dataclass(frozen=True)
@@ -38,49 +41,25 @@ class EpisodeResult:
     turns: list[TurnOutcome]
 
 
-def embedding_text(speaker: str, text: str) -> str:
-    """What a turn or passage is embedded as: who said it matters to questions about people."""
-    return f"{speaker}: {text}"
-
-
-def exchange_text(previous: dict | None, turn: dict) -> str:
-    """A turn with the one before it: an answer often only makes sense with its question."""
-    this = embedding_text(turn["speaker"], turn["text"])
-    return f"{embedding_text(previous['speaker'], previous['text'])}\n{this}" if previous else this
-
-
-def embed_turns(encoder: Encoder, turns: list[dict], previous: list[dict | None]) -> None:
-    """One batched encoding of each turn ({speaker, text, passages: [{text}]}), of its exchange with
-    `previous[i]` (the turn before it, or None) and of its passages; sets `embedding` and
-    `contextEmbedding` on every turn and `embedding` on every passage."""
-    texts = [embedding_text(t["speaker"], t["text"]) for t in turns]
-    texts += [exchange_text(before, t) for before, t in zip(previous, turns)]
-    texts += [embedding_text(t["speaker"], p["text"]) for t in turns for p in t["passages"]]
-    vectors = iter(encoder.encode(texts))
-    for t in turns:
-        t["embedding"] = next(vectors)
-    for t in turns:
-        t["contextEmbedding"] = next(vectors)
-    for t in turns:
-        for p in t["passages"]:
-            p["embedding"] = next(vectors)
-
-
 class EpisodeService:
     def __init__(self, graph: GraphClient, encoder: Encoder):
         self.graph = graph
         self.encoder = encoder
 
-    def write(self, workspace: str, session_external_id: str, started_at: datetime | None,
-              turns: Sequence[NewTurn]) -> EpisodeResult:
+    def write(
+        self, workspace: str, session_external_id: str, started_at: datetime | None, turns: Sequence[NewTurn]
+    ) -> EpisodeResult:
         seen: dict[str, int] = {}
         for i, turn in enumerate(turns):
             if turn.external_id in seen:
-                raise InvalidInput(f"turn external_id {turn.external_id!r} appears twice in this request",
-                                   field=f"turns[{i}].external_id")
+                raise InvalidInput(
+                    f"turn external_id {turn.external_id!r} appears twice in this request",
+                    field=f"turns[{i}].external_id",
+                )
             seen[turn.external_id] = i
-        held = self.graph.read_query("episode_existing_turns", workspace=workspace,
-                                     session_external_id=session_external_id)
+        held = self.graph.read_query(
+            "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
+        )
         known = {t["externalId"]: t for t in held[0]["turns"]} if held else {}
         session_start = started_at or (to_native(held[0]["startedAt"]) if held else None)
         next_seq = max((t["seq"] for t in known.values()), default=-1) + 1
@@ -100,12 +79,17 @@ class EpisodeService:
 
         def work(tx):
             recorded_at = next_transaction_time(self.graph, tx)
-            written = self.graph.run(tx, "episode_write", workspace=workspace, recorded_at=recorded_at,
-                                     session={"id": uuid7(), "externalId": session_external_id,
-                                              "startedAt": started_at},
-                                     turns=rows)
-            session = self.graph.run(tx, "episode_existing_turns", workspace=workspace,
-                                     session_external_id=session_external_id)[0]
+            written = self.graph.run(
+                tx,
+                "episode_write",
+                workspace=workspace,
+                recorded_at=recorded_at,
+                session={"id": uuid7(), "externalId": session_external_id, "startedAt": started_at},
+                turns=rows,
+            )
+            session = self.graph.run(
+                tx, "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
+            )[0]
             self.graph.run(tx, "session_text_write", session_ids=[session["sessionId"]])
             return recorded_at, session["sessionId"], {w["externalId"]: w for w in written}
 
@@ -124,15 +108,30 @@ class EpisodeService:
         passages = []
         for span in split_passages(turn.text):
             when = summarize_dates(resolve_time_expressions(span.text, reference), reference)
-            passages.append({
-                "id": uuid7(), "text": span.text, "start": span.start, "end": span.end,
-                "dateFrom": when.date_from, "dateTo": when.date_to, "dateGranularity": when.granularity,
-                "dateTag": format_date_tag(when.date_from, when.date_to, when.granularity),
-                "dateResolved": when.resolved, "datePhrase": when.phrase, "embedding": None,
-            })
+            passages.append(
+                {
+                    "id": uuid7(),
+                    "text": span.text,
+                    "start": span.start,
+                    "end": span.end,
+                    "dateFrom": when.date_from,
+                    "dateTo": when.date_to,
+                    "dateGranularity": when.granularity,
+                    "dateTag": format_date_tag(when.date_from, when.date_to, when.granularity),
+                    "dateResolved": when.resolved,
+                    "datePhrase": when.phrase,
+                    "embedding": None,
+                }
+            )
         return {
-            "id": uuid7(), "externalId": turn.external_id, "speaker": turn.speaker, "text": turn.text,
-            "occurredAt": occurred_at, "seq": seq, "embedding": None, "contextEmbedding": None,
-            "sha256": hashlib.sha256(turn.text.encode("utf-8")).hexdigest(), "passages": passages,
+            "id": uuid7(),
+            "externalId": turn.external_id,
+            "speaker": turn.speaker,
+            "text": turn.text,
+            "occurredAt": occurred_at,
+            "seq": seq,
+            "embedding": None,
+            "contextEmbedding": None,
+            "sha256": hashlib.sha256(turn.text.encode("utf-8")).hexdigest(),
+            "passages": passages,
         }
-

@@ -10,37 +10,36 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
+from datetime import datetime
 from typing import Any, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
-from neo4j.exceptions import ServiceUnavailable, AuthError
+from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from app.errors import BackendUnavailable, SchemaMismatch
-from app.graph.queries import QueryLibrary, schema_statements
-from app.settings import APP_NAME, APP_VERSION, CYPHER_DIR, Settings
+from app.graph.queries import QueryLibrary, schema_statements, schema_text, schema_version
+from app.settings import APP_NAME, APP_VERSION, Settings
+from app.temporal.instants import to_native
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-SCHEMA_FILE = "schema.cypher"
 VECTOR_INDEXES = ("turn_embedding", "turn_context_embedding", "passage_embedding", "claim_embedding")
 
 
 class GraphClient:
-    def __init__(self, settings: Settings, cypher_dir: Path = CYPHER_DIR):
+    def __init__(self, settings: Settings):
         uri, user, password, database = settings.connection()
         self.database = database
         self.timeout = settings.api.query_timeout_s
-        self.queries = QueryLibrary(cypher_dir)
-        self.schema_file = cypher_dir / SCHEMA_FILE
+        self.queries = QueryLibrary()
         self.driver = GraphDatabase.driver(uri, auth=(user, password), notifications_min_severity="OFF")
 
     def close(self) -> None:
         self.driver.close()
 
-    def __enter__(self) -> "GraphClient":
+    def __enter__(self) -> GraphClient:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -93,34 +92,32 @@ class GraphClient:
     def apply_schema(self, embedding_model: str, embedding_dimensions: int) -> int:
         """Apply cypher/schema.cypher (idempotent: every statement is IF NOT EXISTS / MERGE) and
         check the vector indexes fit the embedding model."""
-        statements = schema_statements(self.schema_file)
+        schema = schema_text()
+        statements = schema_statements(schema)
         params = {"embedding_dimensions": embedding_dimensions}
         with self.driver.session(database=self.database) as session:
             for statement in statements:
                 session.run(neo4j.Query(statement, metadata=self._metadata("schema")), params).consume()
-            session.run("CALL db.awaitIndexes(300)").consume()
-        held = {r["name"]: r["dimensions"] for r in self.read_query("vector_index_dimensions", names=list(VECTOR_INDEXES))}
+        held = {
+            r["name"]: r["dimensions"] for r in self.read_query("vector_index_dimensions", names=list(VECTOR_INDEXES))
+        }
         wrong = sorted(name for name, dims in held.items() if dims != embedding_dimensions)
         if wrong:
             raise SchemaMismatch(
                 f"vector indexes {', '.join(wrong)} were built for another embedding model "
-                f"({held[wrong[0]]} dimensions, {embedding_model} has {embedding_dimensions}): run `donto reembed`")
-        version = schema_version(self.schema_file)
-        self.write_query("schema_version_record", version=version, embedding_model=embedding_model,
-                         embedding_dimensions=embedding_dimensions)
+                f"({held[wrong[0]]} dimensions, {embedding_model} has {embedding_dimensions}): run `donto reembed`"
+            )
+        version = schema_version(schema)
+        self.write_query(
+            "schema_version_record",
+            version=version,
+            embedding_model=embedding_model,
+            embedding_dimensions=embedding_dimensions,
+        )
         return version
 
 
-def schema_version(path: Path) -> int:
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("// schema-version:"):
-            return int(line.split(":", 1)[1])
-    raise ValueError(f"{path} has no '// schema-version: N' line")
-
-
-def next_transaction_time(graph: GraphClient, tx: ManagedTransaction):
+def next_transaction_time(graph: GraphClient, tx: ManagedTransaction) -> datetime:
     """Lock the transaction clock and take this write's transaction time (see the query's header).
     Every write transaction calls this first."""
-    from app.timeutil import to_native
-
     return to_native(graph.run(tx, "transaction_time_next")[0]["recorded_at"])

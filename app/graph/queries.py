@@ -1,6 +1,8 @@
 """The Cypher query library: every query lives in cypher/<name>.cypher and is loaded by name.
 
-A file starts with a header of `//` comment lines (what it answers, parameters, returns);
+The files ship inside the package (`app.cypher`, mapped from the repository's cypher/ folder) and
+are read with importlib.resources, so a wheel or a non-editable install finds them as a checkout
+does. A file starts with a header of `//` comment lines (what it answers, parameters, returns);
 the rest is the statement. Files are read once at start; a missing name fails fast.
 """
 
@@ -8,7 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+SCHEMA_FILE = "schema.cypher"
+
+
+def cypher_files() -> Traversable:
+    """The folder of donto's .cypher files, wherever the package is installed."""
+    return resources.files("app.cypher")
+
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _COMMENT = re.compile(r"//[^\n]*")
@@ -29,13 +40,14 @@ class Query:
 
 
 class QueryLibrary:
-    def __init__(self, directory: Path):
-        self.directory = directory
+    def __init__(self, directory: Traversable | None = None):
+        self.directory = directory or cypher_files()
         self._queries: dict[str, Query] = {}
-        for path in sorted(directory.glob("*.cypher")):
-            if path.stem == "schema":
+        for path in sorted(self.directory.iterdir(), key=lambda p: p.name):
+            if not path.name.endswith(".cypher") or path.name == SCHEMA_FILE:
                 continue
-            self._queries[path.stem] = _parse(path)
+            query = _parse(path)
+            self._queries[query.name] = query
         if not self._queries:
             raise FileNotFoundError(f"no .cypher queries found in {directory}")
 
@@ -49,7 +61,8 @@ class QueryLibrary:
         return sorted(self._queries)
 
 
-def _parse(path: Path) -> Query:
+def _parse(path: Traversable) -> Query:
+    name = path.name.removesuffix(".cypher")
     lines = path.read_text(encoding="utf-8").splitlines()
     header: list[str] = []
     while lines and (lines[0].startswith("//") or not lines[0].strip()):
@@ -57,12 +70,21 @@ def _parse(path: Path) -> Query:
     text = "\n".join(lines).strip()
     if not text:
         raise ValueError(f"{path} has no statement")
-    return Query(name=path.stem, text=text, header="\n".join(header).strip())
+    return Query(name=name, text=text, header="\n".join(header).strip())
 
 
-def schema_statements(path: Path) -> list[str]:
+def schema_text() -> str:
+    return (cypher_files() / SCHEMA_FILE).read_text(encoding="utf-8")
+
+
+def schema_statements(text: str) -> list[str]:
     """Statements of schema.cypher: `;`-separated, comments dropped."""
-    body = "\n".join(
-        line for line in path.read_text(encoding="utf-8").splitlines() if not line.strip().startswith("//")
-    )
+    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("//"))
     return [s.strip() for s in body.split(";") if s.strip()]
+
+
+def schema_version(text: str) -> int:
+    for line in text.splitlines():
+        if line.startswith("// schema-version:"):
+            return int(line.split(":", 1)[1])
+    raise ValueError(f"{SCHEMA_FILE} has no '// schema-version: N' line")

@@ -1,10 +1,22 @@
-"""Recall arms and recipes, declared as data (which arms, their weights, how they fuse), not as
-branches in the search code. `route` picks a recipe from the shape of the query alone."""
+"""Recall arms: what each one searches (declared as data) and how one is run against the graph.
+
+An arm is one named query in cypher/ that ranks turns, passages, sessions or claims for a
+question. The steps after fusion (neighbours, sessions, speakers) are not indexes, but can be
+switched on and off by name like the arms."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from datetime import time as dtime
+from typing import Any
+
+from app.graph.client import GraphClient
+from app.recall.lucene import lucene_query
+from app.temporal.phrases import resolve_time_expressions
+from app.temporal.scope import TimeScope
+
+MAX_CANDIDATES = 20_000  # the widest a vector arm over-fetches while the workspace filter starves it
 
 
 @dataclass(frozen=True)
@@ -19,13 +31,13 @@ class Arm:
 ARMS: dict[str, Arm] = {
     arm.name: arm
     for arm in (
-        Arm("turn_vector", "recall_turn_vector", True, "turns"),
-        Arm("passage_vector", "recall_passage_vector", True, "turns"),
-        Arm("exchange_vector", "recall_exchange_vector", True, "turns"),
-        Arm("claim_vector", "recall_claim_vector", True, "claims"),
-        Arm("fulltext", "recall_fulltext", False, None),
-        Arm("session_fulltext", "recall_session_fulltext", False, "turns"),
-        Arm("time_window", "recall_time_window", True, "turns", needs_time=True),
+        Arm("turn_vector", query="recall_turn_vector", uses_vector=True, holds="turns"),
+        Arm("passage_vector", query="recall_passage_vector", uses_vector=True, holds="turns"),
+        Arm("exchange_vector", query="recall_exchange_vector", uses_vector=True, holds="turns"),
+        Arm("claim_vector", query="recall_claim_vector", uses_vector=True, holds="claims"),
+        Arm("fulltext", query="recall_fulltext", uses_vector=False, holds=None),
+        Arm("session_fulltext", query="recall_session_fulltext", uses_vector=False, holds="turns"),
+        Arm("time_window", query="recall_time_window", uses_vector=True, holds="turns", needs_time=True),
     )
 }
 NEIGHBOURS = "neighbours"  # not an index: the ±1 turns around the strongest hits
@@ -34,52 +46,48 @@ SPEAKERS = "speakers"  # not an index: turns said by someone the query names gai
 ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS, SPEAKERS)
 
 
-@dataclass(frozen=True)
-class Recipe:
-    weights: dict[str, float] = field(default_factory=lambda: {
-        "turn_vector": 1.0, "passage_vector": 1.0, "exchange_vector": 1.0, "claim_vector": 1.0, "fulltext": 1.0,
-        "session_fulltext": 1.0, "time_window": 1.0})
-    per_arm: int = 60  # ranked hits each arm contributes
-    rrf_k: int = 15  # reciprocal-rank fusion: score += weight / (rrf_k + rank); small k lets top ranks lead
-    dated_boost: float = 1.0  # multiplies a passage hit whose passage resolved a date
-    neighbours_of: int = 8  # the strongest fused turns whose previous and next turns join
-    neighbour_share: float = 0.5  # a neighbour scores this share of its hit's score
-    session_share: float = 0.25  # a turn gains this share of its session's strength (its best turns' summed scores)
-    session_depth: int = 3  # how many of a session's best turns make its strength
-    session_pool: int = 100  # the best fused turns whose sessions are weighed
-    speaker_boost: float = 1.5  # multiplies the score of a turn said by someone the query names
-
-    def only(self, arms: list[str]) -> "Recipe":
-        return replace(self, weights={k: v for k, v in self.weights.items() if k in arms},
-                       neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0,
-                       session_share=self.session_share if SESSIONS in arms else 0.0,
-                       speaker_boost=self.speaker_boost if SPEAKERS in arms else 1.0)
-
-
-DEFAULT = Recipe()
-
-_TEMPORAL = re.compile(
-    r"\b(when|what (year|month|day|date|time)|which (year|month|day)|how long|how many (days|weeks|months|years)"
-    r"|before|after|since|until|during|ago|first time|last time|date)\b", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"“”']([^\"“”']{3,})[\"“”']")
-_CAPITALISED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][a-z]+")
-
-
-def is_temporal(query: str) -> bool:
-    return bool(_TEMPORAL.search(query))
+def run_arm(
+    graph: GraphClient,
+    arm: Arm,
+    workspace: str,
+    question: str,
+    vector: list[float] | None,
+    limit: int,
+    scope: TimeScope,
+) -> list[dict[str, Any]]:
+    """The arm's ranked rows for the question, best first (at most `limit`)."""
+    params: dict[str, Any] = {"workspace": workspace, **scope.params()}
+    if arm.needs_time:
+        window = time_window(question, scope.known_at)
+        if window is None:
+            return []
+        return graph.read_query(arm.query, vector=vector, limit=limit, **window, **params)
+    if not arm.uses_vector:
+        lucene = lucene_query(question)
+        if lucene is None:
+            return []
+        return graph.read_query(arm.query, lucene=lucene, candidates=limit * 4, limit=limit, **params)
+    # The vector index spans all workspaces: over-fetch, and widen while the filter starves us.
+    candidates = max(limit * 4, 200)
+    while True:
+        rows = graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **params)
+        if len(rows) >= limit or candidates >= MAX_CANDIDATES:
+            return rows
+        candidates *= 8
 
 
-def names_entities(query: str) -> bool:
-    """Capitalised words past the first, or a quoted phrase: exact terms full-text matches well."""
-    return bool(_QUOTED.search(query) or _CAPITALISED.search(query.strip()))
-
-
-def route(query: str, base: Recipe = DEFAULT) -> Recipe:
-    weights = dict(base.weights)
-    dated_boost = base.dated_boost
-    if is_temporal(query):  # dated passages carry the answer to "when" questions
-        weights["passage_vector"] = weights.get("passage_vector", 0) * 1.5
-        dated_boost = 1.5
-    if names_entities(query):
-        weights["fulltext"] = weights.get("fulltext", 0) * 1.5
-    return replace(base, weights=weights, dated_boost=dated_boost)
+def time_window(question: str, now: datetime) -> dict[str, Any] | None:
+    """The time a question names ("in May 2023", "on 8 May, 2023", "last week"), as the parameters
+    of the time-window arm; a day gets a day's slack either side for time zones."""
+    mentions = resolve_time_expressions(question, now)
+    if not mentions:
+        return None
+    first = mentions[0]
+    slack = timedelta(days=1 if first.granularity == "day" else 0)
+    start, end = first.date_from - slack, first.date_to + slack
+    return {
+        "date_from": start,
+        "date_to": end,
+        "window_from": datetime.combine(start, dtime.min, tzinfo=UTC),
+        "window_to": datetime.combine(end + timedelta(days=1), dtime.min, tzinfo=UTC),
+    }

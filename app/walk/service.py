@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from typing import Any
 
 from app.errors import InvalidInput
 from app.graph.client import GraphClient
-from app.timeutil import utc_now
+from app.temporal.scope import TimeScope
 
 UNVERIFIED = "UNVERIFIED"
 POTENTIALLY_STALE = "POTENTIALLY_STALE"
 MAX_DEPTH = 32  # the bound written into the query's quantifier
 DEFAULT_FAN_OUT = 64
-MAX_IDS = 1000
+MAX_IDS = 1000  # claims in one status call
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,18 @@ class Reason:
     by: list[str]
 
 
+@dataclass(frozen=True)
+class Contested:
+    claim_id: str  # a premise on the walk ...
+    by: list[str]  # ... and the claims that contradict it
+
+
 @dataclass
 class ClaimStatus:
     claim_id: str
     status: str
     reasons: list[Reason] = field(default_factory=list)
-    contested: list[dict] = field(default_factory=list)
+    contested: list[Contested] = field(default_factory=list)
     walked: int = 0
     truncated: bool = False
     skipped: int = 0
@@ -47,21 +53,24 @@ class WalkService:
         self,
         workspace: str,
         ids: Sequence[str],
-        valid_at: datetime | None = None,
-        known_at: datetime | None = None,
+        scope: TimeScope,
         max_depth: int = MAX_DEPTH,
         fan_out: int = DEFAULT_FAN_OUT,
     ) -> list[ClaimStatus]:
+        if not 1 <= len(ids) <= MAX_IDS:
+            raise InvalidInput(f"ask for 1 to {MAX_IDS} claims at once", field="ids")
         if not 0 <= max_depth <= MAX_DEPTH:
             raise InvalidInput(f"max_depth is between 0 and {MAX_DEPTH}", field="max_depth")
         if fan_out < 1:
             raise InvalidInput("fan_out is at least 1", field="fan_out")
-        now = utc_now()
-        valid_at, known_at = valid_at or now, known_at or now
         unique = list(dict.fromkeys(ids))
         rows = self.graph.read_query(
-            "claim_status", workspace=workspace, ids=unique, valid_at=valid_at, known_at=known_at,
-            max_depth=max_depth, fan_out=fan_out,
+            "claim_status",
+            workspace=workspace,
+            ids=unique,
+            **scope.params(),
+            max_depth=max_depth,
+            fan_out=fan_out,
         )
         by_id = {row["claimId"]: _shape(row) for row in rows}
         missing = [i for i in unique if i not in by_id]
@@ -78,9 +87,9 @@ class WalkService:
         raise InvalidInput(f"no claim {missing[0]!r} in this workspace", field=field)
 
 
-def _shape(row: dict) -> ClaimStatus:
+def _shape(row: dict[str, Any]) -> ClaimStatus:
     reasons: list[Reason] = []
-    contested: list[dict] = []
+    contested: list[Contested] = []
     for p in sorted(row["premises"], key=lambda p: (p["depth"], p["id"])):
         trail = list(p["path"])
         if p["supersededBy"]:
@@ -90,10 +99,13 @@ def _shape(row: dict) -> ClaimStatus:
         if p["expired"]:
             reasons.append(Reason(p["id"], p["depth"], trail, "expired", []))
         if p["contestedBy"]:
-            contested.append({"claim_id": p["id"], "by": sorted(p["contestedBy"])})
+            contested.append(Contested(p["id"], sorted(p["contestedBy"])))
     return ClaimStatus(
         claim_id=row["claimId"],
         status=POTENTIALLY_STALE if reasons else UNVERIFIED,
-        reasons=reasons, contested=contested,
-        walked=row["walked"], truncated=row["truncated"], skipped=row["skipped"],
+        reasons=reasons,
+        contested=contested,
+        walked=row["walked"],
+        truncated=row["truncated"],
+        skipped=row["skipped"],
     )

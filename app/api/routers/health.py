@@ -1,21 +1,29 @@
+"""Health: no key needed."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.api.deps import ServicesDep
+from app.api.deps import MemoryDep
+from app.api.schemas.health import HealthOut
 from app.errors import BackendUnavailable
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/health")
-def health(svc: ServicesDep) -> JSONResponse:
-    """No key needed: is Neo4j reachable, and which schema version does it carry?"""
+@router.get("/health", response_model=HealthOut, responses={503: {"model": HealthOut}})
+def health(memory: MemoryDep) -> HealthOut | JSONResponse:
+    """Is Neo4j reachable, and which schema version and embedding model does it carry? 503 when
+    Neo4j does not answer (the body says no more than that: no address, no driver message)."""
     try:
-        rows = svc.graph.read_query("health")
-    except BackendUnavailable as exc:
-        return JSONResponse({"status": "unavailable", "neo4j": "unreachable", "detail": exc.message},
-                            status_code=503)
-    return JSONResponse({"status": "ok", "neo4j": "reachable", "schema_version": rows[0]["schemaVersion"],
-                         "embedding_model": rows[0]["embeddingModel"]})
+        rows = memory.graph.read_query("health")
+    except BackendUnavailable:
+        down = HealthOut(status="unavailable", neo4j="unreachable")
+        return JSONResponse(down.model_dump(exclude_none=True), status_code=503)
+    return HealthOut(
+        status="ok",
+        neo4j="reachable",
+        schema_version=rows[0]["schemaVersion"],
+        embedding_model=rows[0]["embeddingModel"],
+    )

@@ -1,4 +1,4 @@
-"""Premise walk and graph exploration."""
+"""The premise walk: is an answer still resting on current premises?"""
 
 from __future__ import annotations
 
@@ -6,51 +6,30 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import ServicesDep, WorkspaceDep
-from app.api.routers.claims import instant_param
-from app.api.schemas import StatusBatchOut, StatusIn, StatusOut
+from app.api.deps import MemoryDep, ScopeDep, WorkspaceDep
+from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
+from app.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH
 
-router = APIRouter(tags=["premise walk"])
+router = APIRouter(prefix="/v1/claims", tags=["premise walk"])
 
 
-@router.get("/v1/claims/{claim_id}/status", response_model=StatusOut)
+@router.get("/{claim_id}/status", response_model=StatusOut)
 def claim_status(
-    claim_id: str, svc: ServicesDep, workspace: WorkspaceDep,
-    valid_at: str | None = None, known_at: str | None = None,
-    max_depth: Annotated[int, Query(ge=0, le=32)] = 32,
-    fan_out: Annotated[int, Query(ge=1, le=10_000)] = 64,
+    claim_id: str,
+    memory: MemoryDep,
+    workspace: WorkspaceDep,
+    scope: ScopeDep,
+    max_depth: Annotated[int, Query(ge=0, le=MAX_DEPTH)] = MAX_DEPTH,
+    fan_out: Annotated[int, Query(ge=1, le=10_000)] = DEFAULT_FAN_OUT,
 ) -> StatusOut:
     """UNVERIFIED, or POTENTIALLY_STALE with the premises that are out of date at `valid_at` as
     known at `known_at` (both default to now)."""
-    [status] = svc.walk.status(workspace, [claim_id], instant_param(valid_at, "valid_at"),
-                               instant_param(known_at, "known_at"), max_depth, fan_out)
-    return StatusOut.from_domain(status)
+    [status] = memory.walk.status(workspace, [claim_id], scope, max_depth, fan_out)
+    return StatusOut.model_validate(status)
 
 
-@router.post("/v1/claims/status", response_model=StatusBatchOut)
-def claims_status(body: StatusIn, svc: ServicesDep, workspace: WorkspaceDep) -> StatusBatchOut:
+@router.post("/status", response_model=StatusBatchOut)
+def claims_status(body: StatusIn, memory: MemoryDep, workspace: WorkspaceDep) -> StatusBatchOut:
     """The status of many claims in one round trip, in the order asked."""
-    statuses = svc.walk.status(workspace, body.ids, body.valid_at, body.known_at, body.max_depth, body.fan_out)
-    return StatusBatchOut(statuses=[StatusOut.from_domain(s) for s in statuses])
-
-
-@router.get("/v1/entities/{key}/paths")
-def entity_paths(
-    key: str, svc: ServicesDep, workspace: WorkspaceDep,
-    to: Annotated[str | None, Query(max_length=512)] = None,
-    max_hops: Annotated[int, Query(ge=1, le=3)] = 2,
-    valid_at: str | None = None, known_at: str | None = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
-) -> dict:
-    """Paths from an entity (to another, or to every entity within `max_hops`) through claims."""
-    paths = svc.explore.paths(workspace, key, to, max_hops, instant_param(valid_at, "valid_at"),
-                              instant_param(known_at, "known_at"), limit)
-    return {"from": key, "to": to, "paths": paths}
-
-
-@router.get("/v1/claims/{claim_id}/neighbourhood")
-def claim_neighbourhood(
-    claim_id: str, svc: ServicesDep, workspace: WorkspaceDep, depth: Annotated[int, Query(ge=0, le=3)] = 1,
-) -> dict:
-    """Nodes and relationships around a claim, ready to draw."""
-    return svc.explore.neighbourhood(workspace, claim_id, depth)
+    statuses = memory.walk.status(workspace, body.ids, body.scope(), body.max_depth, body.fan_out)
+    return StatusBatchOut(statuses=[StatusOut.model_validate(s) for s in statuses])

@@ -21,8 +21,15 @@ class PredicateService:
     def declare(self, workspace: str, name: str, cardinality: str, aliases: list[str]) -> Predicate:
         def work(tx):
             recorded_at = next_transaction_time(self.graph, tx)
-            return self.graph.run(tx, "predicate_upsert", workspace=workspace, name=name,
-                                  cardinality=cardinality, aliases=aliases, recorded_at=recorded_at)[0]
+            return self.graph.run(
+                tx,
+                "predicate_upsert",
+                workspace=workspace,
+                name=name,
+                cardinality=cardinality,
+                aliases=aliases,
+                recorded_at=recorded_at,
+            )[0]
 
         row = self.graph.write(work, name="predicate_upsert")
         return Predicate(row["name"], row["cardinality"], list(row["aliases"] or []))

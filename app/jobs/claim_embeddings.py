@@ -1,4 +1,4 @@
-"""Claim embeddings, computed off the write path.
+"""Claim embeddings, the first job kind: computed off the write path.
 
 A claim is written with the label :PendingEmbedding; this drains that queue in batches (one
 encoder call per batch is far cheaper than one per request). The queue lives in the graph, so
@@ -6,16 +6,15 @@ nothing is lost on a restart. Recall drains its workspace first, so it reads its
 
 from __future__ import annotations
 
-import logging
 import threading
 
 from app.embedding.encoder import Encoder
 from app.graph.client import GraphClient
 
-log = logging.getLogger(__name__)
 
+class ClaimEmbeddings:
+    name = "claim-embeddings"
 
-class EmbeddingBacklog:
     def __init__(self, graph: GraphClient, encoder: Encoder, batch: int = 256):
         self.graph = graph
         self.encoder = encoder
@@ -36,12 +35,6 @@ class EmbeddingBacklog:
                 done += len(rows)
         return done
 
-    def run(self, stop: threading.Event, idle_s: float = 1.0) -> None:
-        """The background drainer of the API process."""
-        while not stop.is_set():
-            try:
-                if self.drain(max_claims=self.batch * 8) == 0:
-                    stop.wait(idle_s)
-            except Exception:  # keep draining after a transient failure; the queue is durable
-                log.exception("embedding backlog")
-                stop.wait(idle_s * 5)
+    def run_once(self) -> int:
+        """One bounded round for the background worker."""
+        return self.drain(max_claims=self.batch * 8)

@@ -1,6 +1,6 @@
-"""Episode text, pure Python: split a turn into sentence passages with character offsets, and
-resolve the time expressions in a passage ("yesterday", "last weekend", "May 8, 2023") against
-the turn's timestamp into a date or an inclusive date range.
+"""Time phrases in text, pure Python: resolve the time expressions in a passage ("yesterday",
+"last weekend", "May 8, 2023") against a reference time into a date or an inclusive date range.
+Used by episodes (a passage's dates) and recall (the time a question names).
 
 Relative expressions are small table-driven regex rules of our own (dateparser has no ranges and
 its search_dates finds dates in "may", "a second", "now", "we"); explicit calendar dates found by
@@ -24,16 +24,9 @@ Granularity = Literal["day", "week", "month", "year"]
 
 
 @dataclass(frozen=True)
-class Span:
-    """A passage: text == original[start:end], trimmed, never empty."""
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(frozen=True)
 class TimeMention:
     """A resolved time expression; start/end index the text it was found in, date_to is inclusive."""
+
     start: int
     end: int
     phrase: str
@@ -46,6 +39,7 @@ class TimeMention:
 class PassageDate:
     """The date or range a passage is about. resolved=False: no expression resolved, and the
     range is just the reference (speech) day."""
+
     date_from: date
     date_to: date
     granularity: Granularity
@@ -53,66 +47,8 @@ class PassageDate:
     phrase: str | None = None
 
 
-# ---------------------------------------------------------------------------------- passages
-
-MIN_WORDS = 3  # a fragment with fewer words ("Wow!", "Haha.", "Me too.") joins a neighbour
-_EMOJI = "\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D"
-_END = re.compile(rf"([.!?\u2026]+)([\"'\u201d\u2019)\]\u00bb]*)((?:[ \t]*[{_EMOJI}]+)*)(?=\s|$)")
-_NEXT = re.compile(r"[ \t]*(\S?)")
-_TOKEN = re.compile(r"([A-Za-z][A-Za-z.]*)$")
-_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-_NEVER_ENDS = {"mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "cf", "e.g", "i.e", "approx", "fig"}
-_MAY_END = {"etc", "inc", "ltd", "corp", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-            "dec", "tue", "tues", "thu", "thur", "thurs", "fri"}  # end a sentence only before a capital
-
-
-def _is_cut(text: str, m: re.Match) -> bool:
-    mark, nxt = m.group(1), _NEXT.match(text, m.end()).group(1)
-    if (len(mark) > 1 and set(mark) == {"."}) or "\u2026" in mark:
-        return not nxt.islower()  # "I was thinking... maybe not" stays one sentence
-    if mark != "." or m.group(2):
-        return True
-    token = _TOKEN.search(text, max(0, m.start() - 20), m.start())
-    word = token.group(1).lower() if token else ""
-    if word in _NEVER_ENDS or len(word) == 1:  # titles, e.g./i.e., initials ("J. K. Rowling")
-        return False
-    if word in _MAY_END or "." in word:  # "etc.", "Jan. 5", "U.S.", "p.m."
-        return not nxt or nxt.isupper()
-    return True
-
-
-def split_passages(text: str) -> list[Span]:
-    """Sentences end at . ! ? (runs of them, with closing quotes and trailing emoji) before
-    whitespace, and at every line break; not after titles, e.g./i.e., initials, "etc."/dotted
-    abbreviations before a lower-case word, nor at an ellipsis before a lower-case word; decimals
-    and URLs never split (no whitespace follows the dot). Fragments of fewer than MIN_WORDS
-    words merge into the next passage (trailing ones into the previous), the span then covering
-    the whitespace between. Every non-whitespace character lands in exactly one passage."""
-    cuts = {0, len(text)} | {m.end() for m in _END.finditer(text) if _is_cut(text, m)}
-    cuts |= {i for i, ch in enumerate(text) if ch in "\n\r\u2028\u2029"}
-    bounds, pieces = sorted(cuts), []
-    for a, b in zip(bounds, bounds[1:]):
-        while a < b and text[a].isspace():
-            a += 1
-        while b > a and text[b - 1].isspace():
-            b -= 1
-        if a < b:
-            pieces.append((a, b))
-    merged: list[tuple[int, int]] = []
-    pending, words = None, 0  # start and word count of short fragments waiting for the next passage
-    for a, b in pieces:
-        start, words = (a if pending is None else pending), words + len(_WORD.findall(text, a, b))
-        if words < MIN_WORDS:
-            pending = start
-        else:
-            merged.append((start, b))
-            pending, words = None, 0
-    if pending is not None:
-        merged[-1:] = [(merged[-1][0] if merged else pending, pieces[-1][1])]
-    return [Span(a, b, text[a:b]) for a, b in merged]
-
-
 # ---------------------------------------------------------------------------- calendar helpers
+
 
 def _month_start(d: date, shift: int = 0) -> date:
     y, m = divmod(d.year * 12 + d.month - 1 + shift, 12)
@@ -153,32 +89,76 @@ def _span_of(ref: datetime, unit: str, lo: int, hi: int, sign: int) -> tuple[dat
     """Units lo..hi away in direction sign as one range: "a few days ago" = 4..2 days back."""
     near, far = _unit_range(ref, unit, sign * lo), _unit_range(ref, unit, sign * hi)
     first, last = (far, near) if sign < 0 else (near, far)
-    return first[0], last[1], "day" if unit in ("hour", "day", "weekend") else unit
+    granularity: Granularity = "day" if unit in ("hour", "day", "weekend") else unit  # type: ignore[assignment]
+    return first[0], last[1], granularity
 
 
 # ------------------------------------------------------------------------------ the rule table
 
-_NUMBERS = {"a": (1, 1), "an": (1, 1), "one": (1, 1), "two": (2, 2), "three": (3, 3), "four": (4, 4),
-            "five": (5, 5), "six": (6, 6), "seven": (7, 7), "eight": (8, 8), "nine": (9, 9), "ten": (10, 10),
-            "eleven": (11, 11), "twelve": (12, 12), "couple": (2, 3), "few": (2, 4), "several": (3, 6)}
-_NUM = (r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-        r"(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several)")
+_NUMBERS = {
+    "a": (1, 1),
+    "an": (1, 1),
+    "one": (1, 1),
+    "two": (2, 2),
+    "three": (3, 3),
+    "four": (4, 4),
+    "five": (5, 5),
+    "six": (6, 6),
+    "seven": (7, 7),
+    "eight": (8, 8),
+    "nine": (9, 9),
+    "ten": (10, 10),
+    "eleven": (11, 11),
+    "twelve": (12, 12),
+    "couple": (2, 3),
+    "few": (2, 4),
+    "several": (3, 6),
+}
+_NUM = (
+    r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several)"
+)
 _UNIT = r"(?P<unit>hour|day|weekend|week|month|year)s?"
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december"]
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 _WD, _MON = "|".join(_WEEKDAYS), "|".join(_MONTHS)
 _MON_ANY = rf"(?:{_MON}|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?)"
 _YEAR = r"(?P<y>(?:19|20)\d\d)"
 _SEASON = r"spring|summer|fall|autumn|winter"
-_DAY_WORDS = {"today": (0, 0), "tonight": (0, 0), "this morning": (0, 0), "this afternoon": (0, 0),
-              "this evening": (0, 0), "earlier today": (0, 0), "yesterday": (-1, -1), "last night": (-1, -1),
-              "the day before yesterday": (-2, -2), "the other day": (-7, -1), "tomorrow": (1, 1),
-              "the day after tomorrow": (2, 2)}
+_DAY_WORDS = {
+    "today": (0, 0),
+    "tonight": (0, 0),
+    "this morning": (0, 0),
+    "this afternoon": (0, 0),
+    "this evening": (0, 0),
+    "earlier today": (0, 0),
+    "yesterday": (-1, -1),
+    "last night": (-1, -1),
+    "the day before yesterday": (-2, -2),
+    "the other day": (-7, -1),
+    "tomorrow": (1, 1),
+    "the day after tomorrow": (2, 2),
+}
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
-_FUTURE = re.compile(r"\b(?:will|won't|shall|gonna|(?<!was\s)(?<!were\s)going\s+to|plan(?:s|ning)?\s+to|"
-                     r"hop(?:e|ing)\s+to|can't\s+wait|looking\s+forward|about\s+to|tomorrow|next|upcoming|"
-                     r"soon)\b|'ll\b", re.I)
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|gonna|(?<!was\s)(?<!were\s)going\s+to|plan(?:s|ning)?\s+to|"
+    r"hop(?:e|ing)\s+to|can't\s+wait|looking\s+forward|about\s+to|tomorrow|next|upcoming|"
+    r"soon)\b|'ll\b",
+    re.I,
+)
 
 
 def _norm(s: str | None) -> str:
@@ -186,7 +166,7 @@ def _norm(s: str | None) -> str:
 
 
 def _count(token: str) -> tuple[int, int]:
-    """"3" / "three" / "a couple of" / "a few" -> (fewest, most)."""
+    """ "3" / "three" / "a couple of" / "a few" -> (fewest, most)."""
     token = re.sub(r"^a | of$", "", _norm(token))
     return (int(token),) * 2 if token.isdigit() else _NUMBERS[token]
 
@@ -214,8 +194,13 @@ def _nearest(instances: list[tuple[date, date]], day: date, rel: str, future: bo
 @lru_cache(maxsize=4096)
 def _parse_explicit(phrase: str, day: date, has_year: bool, future: bool) -> date | None:
     """dateparser reads the written date; without a year, the nearest one on the tense's side."""
-    settings = {"RELATIVE_BASE": datetime.combine(day, time(12)), "PREFER_DATES_FROM": "current_period",
-                "RETURN_AS_TIMEZONE_AWARE": False, "DATE_ORDER": "MDY", "PREFER_DAY_OF_MONTH": "first"}
+    settings = {
+        "RELATIVE_BASE": datetime.combine(day, time(12)),
+        "PREFER_DATES_FROM": "current_period",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+        "DATE_ORDER": "MDY",
+        "PREFER_DAY_OF_MONTH": "first",
+    }
     parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
     if parsed is None or has_year:
         return parsed.date() if parsed else None
@@ -235,7 +220,7 @@ def _r_day_word(m, ref, fut):
 
 
 def _r_offset(m, ref, fut):
-    """"3 days ago", "a few weeks back", "two weekends ago", "in 2 weeks", "a month from now"."""
+    """ "3 days ago", "a few weeks back", "two weekends ago", "in 2 weeks", "a month from now"."""
     sign = -1 if re.search(r"(?:ago|back)$", m.group(0), re.I) else 1
     if m.group(0)[:2].lower() == "in" and not fut:
         return None  # "lost 5 kg in two weeks" is a duration, not a date
@@ -243,7 +228,7 @@ def _r_offset(m, ref, fut):
 
 
 def _r_rolling(m, ref, fut):
-    """"the past few days", "over the last two weeks": n units back up to the reference day."""
+    """ "the past few days", "over the last two weeks": n units back up to the reference day."""
     n, day, unit = (_count(m.group("n"))[1] if m.group("n") else 1), ref.date(), m.group("unit").lower()
     if unit in ("month", "year"):
         start = _month_start(day, -n * (12 if unit == "year" else 1))
@@ -301,30 +286,52 @@ def _r_explicit(m, ref, fut):
 
 
 # (pattern, handler): every match is resolved, then the longest non-overlapping ones win.
-_RULES = [(re.compile(p, re.I), h) for p, h in [
-    (r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tonight|tomorrow|"
-     r"last\s+night|earlier\s+today|the\s+other\s+day|this\s+(?:morning|afternoon|evening))\b", _r_day_word),
-    (rf"\b{_NUM}\s+{_UNIT}\s+(?:ago|back|from\s+now)\b", _r_offset),
-    (rf"\bin\s+{_NUM}\s+{_UNIT}\b", _r_offset),
-    (rf"\b(?:the|over\s+the|in\s+the|for\s+the)\s+(?:past|last)\s+(?:{_NUM}\s+)?"
-     r"(?P<unit>day|week|month|year)s?\b(?!\s+of\b)", _r_rolling),
-    (r"(?<!\bthe\s)\b(?P<rel>last|this\s+past|this|next|over\s+the)\s+(?P<unit>weekend)\b", _r_relative_unit),
-    (r"(?<!\bthe\s)\b(?P<rel>last|this\s+past|this|next)\s+(?P<unit>week|month|year)\b(?!\s+of\b)",
-     _r_relative_unit),
-    (rf"(?<!\bevery\s)\b(?:(?P<rel>last|this\s+past|this\s+coming|coming|this|next|on)\s+)?(?P<wd>{_WD})\b",
-     _r_weekday),
-    (rf"\b(?P<rel>last|this|next|in|during|(?:in\s+)?(?:early|mid|late))[\s-]+(?P<mon>{_MON})\b"
-     rf"(?:,?\s+{_YEAR}\b)?(?!\s*\d)", _r_month),
-    (rf"\b(?P<mon>{_MON_ANY})\s*,?\s+{_YEAR}\b", _r_month),
-    (rf"\b(?:(?P<rel>last|this\s+past|this|next)\s+(?P<s>{_SEASON})|(?:the\s+)?(?P<s2>{_SEASON})\s+(?:of\s+)?"
-     rf"{_YEAR})\b", _r_season),
-    (rf"\b(?:in|during)\s+(?:the\s+year\s+)?{_YEAR}\b(?![-/]\d)", _r_year),
-    (r"\b(?P<y>(?:19|20)\d\d)-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])\b", _r_explicit),
-    (r"\b\d{1,2}/\d{1,2}/(?P<y>\d{4}|\d{2})\b", _r_explicit),
-    (rf"\b(?:(?:{_WD}),?\s+)?(?P<mon>{_MON_ANY})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?", _r_explicit),
-    (rf"\b(?:(?:{_WD}),?\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON_ANY})(?![a-z])"
-     rf"(?:,?\s+{_YEAR}\b)?", _r_explicit),
-]]
+_RULES = [
+    (re.compile(p, re.I), h)
+    for p, h in [
+        (
+            r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tonight|tomorrow|"
+            r"last\s+night|earlier\s+today|the\s+other\s+day|this\s+(?:morning|afternoon|evening))\b",
+            _r_day_word,
+        ),
+        (rf"\b{_NUM}\s+{_UNIT}\s+(?:ago|back|from\s+now)\b", _r_offset),
+        (rf"\bin\s+{_NUM}\s+{_UNIT}\b", _r_offset),
+        (
+            rf"\b(?:the|over\s+the|in\s+the|for\s+the)\s+(?:past|last)\s+(?:{_NUM}\s+)?"
+            r"(?P<unit>day|week|month|year)s?\b(?!\s+of\b)",
+            _r_rolling,
+        ),
+        (r"(?<!\bthe\s)\b(?P<rel>last|this\s+past|this|next|over\s+the)\s+(?P<unit>weekend)\b", _r_relative_unit),
+        (
+            r"(?<!\bthe\s)\b(?P<rel>last|this\s+past|this|next)\s+(?P<unit>week|month|year)\b(?!\s+of\b)",
+            _r_relative_unit,
+        ),
+        (
+            rf"(?<!\bevery\s)\b(?:(?P<rel>last|this\s+past|this\s+coming|coming|this|next|on)\s+)?(?P<wd>{_WD})\b",
+            _r_weekday,
+        ),
+        (
+            rf"\b(?P<rel>last|this|next|in|during|(?:in\s+)?(?:early|mid|late))[\s-]+(?P<mon>{_MON})\b"
+            rf"(?:,?\s+{_YEAR}\b)?(?!\s*\d)",
+            _r_month,
+        ),
+        (rf"\b(?P<mon>{_MON_ANY})\s*,?\s+{_YEAR}\b", _r_month),
+        (
+            rf"\b(?:(?P<rel>last|this\s+past|this|next)\s+(?P<s>{_SEASON})|(?:the\s+)?(?P<s2>{_SEASON})\s+(?:of\s+)?"
+            rf"{_YEAR})\b",
+            _r_season,
+        ),
+        (rf"\b(?:in|during)\s+(?:the\s+year\s+)?{_YEAR}\b(?![-/]\d)", _r_year),
+        (r"\b(?P<y>(?:19|20)\d\d)-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])\b", _r_explicit),
+        (r"\b\d{1,2}/\d{1,2}/(?P<y>\d{4}|\d{2})\b", _r_explicit),
+        (rf"\b(?:(?:{_WD}),?\s+)?(?P<mon>{_MON_ANY})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR}\b)?", _r_explicit),
+        (
+            rf"\b(?:(?:{_WD}),?\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON_ANY})(?![a-z])"
+            rf"(?:,?\s+{_YEAR}\b)?",
+            _r_explicit,
+        ),
+    ]
+]
 
 
 def resolve_time_expressions(text: str, reference: datetime | date) -> list[TimeMention]:
@@ -363,9 +370,10 @@ def summarize_dates(mentions: list[TimeMention], reference: datetime | date) -> 
 def format_date_tag(date_from: date, date_to: date, granularity: Granularity) -> str:
     """Compact human tag: "7 May 2023", "1–7 May 2023", "29 April – 5 May 2023", "May 2023",
     "March–May 2023", "December 2022 – February 2023", "2022", "2021–2022"."""
+
     def parts(d: date) -> list[str]:
         full = [str(d.day), calendar.month_name[d.month], str(d.year)]
-        return full[{"year": 2, "month": 1}.get(granularity, 0):]
+        return full[{"year": 2, "month": 1}.get(granularity, 0) :]
 
     left, right = parts(date_from), parts(date_to)
     if left == right:
@@ -373,5 +381,5 @@ def format_date_tag(date_from: date, date_to: date, granularity: Granularity) ->
     shared = 0
     while shared < len(left) - 1 and left[-1 - shared] == right[-1 - shared]:
         shared += 1
-    left = left[:len(left) - shared]
+    left = left[: len(left) - shared]
     return " ".join(left) + (" \u2013 " if len(left) > 1 else "\u2013") + " ".join(right)

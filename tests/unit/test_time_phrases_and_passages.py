@@ -1,4 +1,5 @@
-"""Passage splitting and time-expression resolution (app.episodes.text): pure Python, no database."""
+"""Passage splitting (app.episodes.passages) and time-expression resolution (app.temporal.phrases):
+pure Python, no database."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.episodes.text import (PassageDate, Span, TimeMention, format_date_tag, resolve_time_expressions,
-                               split_passages, summarize_dates)
+from app.episodes.passages import Span, split_passages
+from app.temporal.phrases import PassageDate, TimeMention, format_date_tag, resolve_time_expressions, summarize_dates
 
 MON = datetime(2023, 5, 8, 13, 56)  # a Monday
 D = date
@@ -19,7 +20,7 @@ def resolve_one(text: str, reference: datetime = MON) -> tuple[str, date, date, 
     mentions = resolve_time_expressions(text, reference)
     assert len(mentions) == 1, (text, mentions)
     m = mentions[0]
-    assert text[m.start:m.end] == m.phrase
+    assert text[m.start : m.end] == m.phrase
     return m.phrase, m.date_from, m.date_to, m.granularity
 
 
@@ -27,8 +28,14 @@ def resolve_one(text: str, reference: datetime = MON) -> tuple[str, date, date, 
 
 CASES = [  # (text, reference, phrase, date_from, date_to, granularity)
     # day words
-    ("I went to a LGBTQ support group yesterday and it was so powerful.", MON, "yesterday",
-     D(2023, 5, 7), D(2023, 5, 7), "day"),
+    (
+        "I went to a LGBTQ support group yesterday and it was so powerful.",
+        MON,
+        "yesterday",
+        D(2023, 5, 7),
+        D(2023, 5, 7),
+        "day",
+    ),
     ("Today was rough.", MON, "Today", D(2023, 5, 8), D(2023, 5, 8), "day"),
     ("We saw it the day before yesterday.", MON, "the day before yesterday", D(2023, 5, 6), D(2023, 5, 6), "day"),
     ("I will call her tomorrow.", MON, "tomorrow", D(2023, 5, 9), D(2023, 5, 9), "day"),
@@ -125,29 +132,33 @@ CASES = [  # (text, reference, phrase, date_from, date_to, granularity)
 ]
 
 
-@pytest.mark.parametrize("text,reference,phrase,date_from,date_to,granularity", CASES,
-                         ids=[f"{c[2]}@{c[1]:%Y-%m-%d}" for c in CASES])
+@pytest.mark.parametrize(
+    "text,reference,phrase,date_from,date_to,granularity", CASES, ids=[f"{c[2]}@{c[1]:%Y-%m-%d}" for c in CASES]
+)
 def test_resolves(text, reference, phrase, date_from, date_to, granularity):
     assert resolve_one(text, reference) == (phrase, date_from, date_to, granularity)
 
 
-@pytest.mark.parametrize("text", [
-    "I may go to the park later.",
-    "It may be fine, who knows.",
-    "Can you give me a second?",
-    "I have 3 dogs and 2 cats.",
-    "now I feel better",
-    "I have been busy recently.",
-    "Lately I feel tired all the time.",
-    "We go hiking every Saturday.",
-    "I love Sundays.",
-    "The meeting took 2 hours.",
-    "I lost 5 kg in two weeks.",
-    "She scored 2019 points over her career.",
-    "Feb 30 is not a day.",
-    "The ratio was 3/4 overall.",
-    "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I may go to the park later.",
+        "It may be fine, who knows.",
+        "Can you give me a second?",
+        "I have 3 dogs and 2 cats.",
+        "now I feel better",
+        "I have been busy recently.",
+        "Lately I feel tired all the time.",
+        "We go hiking every Saturday.",
+        "I love Sundays.",
+        "The meeting took 2 hours.",
+        "I lost 5 kg in two weeks.",
+        "She scored 2019 points over her career.",
+        "Feb 30 is not a day.",
+        "The ratio was 3/4 overall.",
+        "",
+    ],
+)
 def test_no_false_positives(text):
     assert resolve_time_expressions(text, MON) == []
 
@@ -157,7 +168,7 @@ def test_several_mentions_in_text_order_and_longest_wins():
     mentions = resolve_time_expressions(text, MON)
     assert [m.phrase for m in mentions] == ["Yesterday", "last Saturday", "two weekends ago"]
     for m in mentions:
-        assert text[m.start:m.end] == m.phrase
+        assert text[m.start : m.end] == m.phrase
 
 
 def test_the_last_week_of_a_month_is_not_last_week():
@@ -173,25 +184,41 @@ def test_date_reference_is_accepted():
     assert resolve_one("I went there yesterday.", D(2023, 5, 8))[1] == D(2023, 5, 7)
 
 
-PHRASES = ["yesterday", "last Saturday", "two weekends ago", "a few days ago", "next month", "in May 2022",
-           "May 8, 2023", "last summer", "3 weeks ago", "this weekend", "recently", "the 5th of May", "tomorrow"]
+PHRASES = [
+    "yesterday",
+    "last Saturday",
+    "two weekends ago",
+    "a few days ago",
+    "next month",
+    "in May 2022",
+    "May 8, 2023",
+    "last summer",
+    "3 weeks ago",
+    "this weekend",
+    "recently",
+    "the 5th of May",
+    "tomorrow",
+]
 
 
 @settings(max_examples=150, deadline=None)
-@given(parts=st.lists(st.one_of(st.sampled_from(PHRASES), st.text(max_size=12)), max_size=8),
-       reference=st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2090, 12, 31)))
+@given(
+    parts=st.lists(st.one_of(st.sampled_from(PHRASES), st.text(max_size=12)), max_size=8),
+    reference=st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2090, 12, 31)),
+)
 def test_mentions_are_well_formed(parts, reference):
     text = " ".join(parts)
     mentions = resolve_time_expressions(text, reference)
     for m in mentions:
         assert isinstance(m, TimeMention)
-        assert text[m.start:m.end] == m.phrase
+        assert text[m.start : m.end] == m.phrase
         assert m.date_from <= m.date_to
         assert m.granularity in ("day", "week", "month", "year")
     assert all(a.end <= b.start for a, b in zip(mentions, mentions[1:]))
 
 
 # ------------------------------------------------------------------------------ summary and tags
+
 
 def test_summary_prefers_a_mention_that_is_not_the_speech_day():
     mentions = resolve_time_expressions("Today I told her about last Saturday.", MON)
@@ -208,72 +235,104 @@ def test_summary_without_mentions_is_the_unresolved_reference_day():
     assert summary == PassageDate(D(2023, 5, 8), D(2023, 5, 8), "day", False, None)
 
 
-@pytest.mark.parametrize("date_from,date_to,granularity,tag", [
-    (D(2023, 5, 7), D(2023, 5, 7), "day", "7 May 2023"),
-    (D(2023, 5, 1), D(2023, 5, 7), "week", "1\u20137 May 2023"),
-    (D(2023, 4, 29), D(2023, 5, 2), "day", "29 April \u2013 2 May 2023"),
-    (D(2022, 12, 26), D(2023, 1, 1), "week", "26 December 2022 \u2013 1 January 2023"),
-    (D(2023, 5, 1), D(2023, 5, 31), "month", "May 2023"),
-    (D(2023, 3, 1), D(2023, 5, 31), "month", "March\u2013May 2023"),
-    (D(2022, 12, 1), D(2023, 2, 28), "month", "December 2022 \u2013 February 2023"),
-    (D(2022, 1, 1), D(2022, 12, 31), "year", "2022"),
-    (D(2021, 1, 1), D(2022, 12, 31), "year", "2021\u20132022"),
-])
+@pytest.mark.parametrize(
+    "date_from,date_to,granularity,tag",
+    [
+        (D(2023, 5, 7), D(2023, 5, 7), "day", "7 May 2023"),
+        (D(2023, 5, 1), D(2023, 5, 7), "week", "1\u20137 May 2023"),
+        (D(2023, 4, 29), D(2023, 5, 2), "day", "29 April \u2013 2 May 2023"),
+        (D(2022, 12, 26), D(2023, 1, 1), "week", "26 December 2022 \u2013 1 January 2023"),
+        (D(2023, 5, 1), D(2023, 5, 31), "month", "May 2023"),
+        (D(2023, 3, 1), D(2023, 5, 31), "month", "March\u2013May 2023"),
+        (D(2022, 12, 1), D(2023, 2, 28), "month", "December 2022 \u2013 February 2023"),
+        (D(2022, 1, 1), D(2022, 12, 31), "year", "2022"),
+        (D(2021, 1, 1), D(2022, 12, 31), "year", "2021\u20132022"),
+    ],
+)
 def test_format_date_tag(date_from, date_to, granularity, tag):
     assert format_date_tag(date_from, date_to, granularity) == tag
 
 
 # ------------------------------------------------------------------------------------- passages
 
+
 def texts(text: str) -> list[str]:
     return [s.text for s in split_passages(text)]
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("I went to a LGBTQ support group yesterday and it was so powerful. It helped me a lot!",
-     ["I went to a LGBTQ support group yesterday and it was so powerful.", "It helped me a lot!"]),
-    ("Mr. Smith went to Washington. He met Dr. Jones there.",
-     ["Mr. Smith went to Washington.", "He met Dr. Jones there."]),
-    ("We paid 3.5 dollars for fruit, e.g. apples and pears. Then we left the shop.",
-     ["We paid 3.5 dollars for fruit, e.g. apples and pears.", "Then we left the shop."]),
-    ("We bought apples, pears, etc. and went home. Then we slept.",
-     ["We bought apples, pears, etc. and went home.", "Then we slept."]),
-    ("I live in the U.S. It is a big country.", ["I live in the U.S.", "It is a big country."]),
-    ("It happened at 5 p.m. yesterday and I was there.", ["It happened at 5 p.m. yesterday and I was there."]),
-    ("I read J. K. Rowling last year. It was fun to read.", ["I read J. K. Rowling last year.", "It was fun to read."]),
-    ("I was thinking... maybe not today. What do you think?",
-     ["I was thinking... maybe not today.", "What do you think?"]),
-    ("I waited for hours\u2026 Then it finally happened!", ["I waited for hours\u2026", "Then it finally happened!"]),
-    ("That was so much fun! \U0001F60A\U0001F60A Let's do it again soon.",
-     ["That was so much fun! \U0001F60A\U0001F60A", "Let's do it again soon."]),
-    ("He said \"stop right there.\" Then he left the room.",
-     ["He said \"stop right there.\"", "Then he left the room."]),
-    ("Really?! You went there?? No way that happened.",
-     ["Really?! You went there??", "No way that happened."]),
-    ("Visit example.com for details. Thanks a lot everyone.",
-     ["Visit example.com for details.", "Thanks a lot everyone."]),
-    ("First line is here\nSecond line is here\n\n\nThird line is here",
-     ["First line is here", "Second line is here", "Third line is here"]),
-    ("Wow! I went hiking yesterday with my dog.", ["Wow! I went hiking yesterday with my dog."]),
-    ("I went hiking yesterday with my dog. Haha.", ["I went hiking yesterday with my dog. Haha."]),
-    ("Wow! Nice! I went hiking yesterday with my dog. It was great fun.",
-     ["Wow! Nice! I went hiking yesterday with my dog.", "It was great fun."]),
-    ("1. Buy milk today\n2. Call the dentist tomorrow", ["1. Buy milk today", "2. Call the dentist tomorrow"]),
-    ("Okay.", ["Okay."]),
-    ("   Hi there   ", ["Hi there"]),
-    ("", []),
-    (" \n\t ", []),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (
+            "I went to a LGBTQ support group yesterday and it was so powerful. It helped me a lot!",
+            ["I went to a LGBTQ support group yesterday and it was so powerful.", "It helped me a lot!"],
+        ),
+        (
+            "Mr. Smith went to Washington. He met Dr. Jones there.",
+            ["Mr. Smith went to Washington.", "He met Dr. Jones there."],
+        ),
+        (
+            "We paid 3.5 dollars for fruit, e.g. apples and pears. Then we left the shop.",
+            ["We paid 3.5 dollars for fruit, e.g. apples and pears.", "Then we left the shop."],
+        ),
+        (
+            "We bought apples, pears, etc. and went home. Then we slept.",
+            ["We bought apples, pears, etc. and went home.", "Then we slept."],
+        ),
+        ("I live in the U.S. It is a big country.", ["I live in the U.S.", "It is a big country."]),
+        ("It happened at 5 p.m. yesterday and I was there.", ["It happened at 5 p.m. yesterday and I was there."]),
+        (
+            "I read J. K. Rowling last year. It was fun to read.",
+            ["I read J. K. Rowling last year.", "It was fun to read."],
+        ),
+        (
+            "I was thinking... maybe not today. What do you think?",
+            ["I was thinking... maybe not today.", "What do you think?"],
+        ),
+        (
+            "I waited for hours\u2026 Then it finally happened!",
+            ["I waited for hours\u2026", "Then it finally happened!"],
+        ),
+        (
+            "That was so much fun! \U0001f60a\U0001f60a Let's do it again soon.",
+            ["That was so much fun! \U0001f60a\U0001f60a", "Let's do it again soon."],
+        ),
+        (
+            'He said "stop right there." Then he left the room.',
+            ['He said "stop right there."', "Then he left the room."],
+        ),
+        ("Really?! You went there?? No way that happened.", ["Really?! You went there??", "No way that happened."]),
+        (
+            "Visit example.com for details. Thanks a lot everyone.",
+            ["Visit example.com for details.", "Thanks a lot everyone."],
+        ),
+        (
+            "First line is here\nSecond line is here\n\n\nThird line is here",
+            ["First line is here", "Second line is here", "Third line is here"],
+        ),
+        ("Wow! I went hiking yesterday with my dog.", ["Wow! I went hiking yesterday with my dog."]),
+        ("I went hiking yesterday with my dog. Haha.", ["I went hiking yesterday with my dog. Haha."]),
+        (
+            "Wow! Nice! I went hiking yesterday with my dog. It was great fun.",
+            ["Wow! Nice! I went hiking yesterday with my dog.", "It was great fun."],
+        ),
+        ("1. Buy milk today\n2. Call the dentist tomorrow", ["1. Buy milk today", "2. Call the dentist tomorrow"]),
+        ("Okay.", ["Okay."]),
+        ("   Hi there   ", ["Hi there"]),
+        ("", []),
+        (" \n\t ", []),
+    ],
+)
 def test_split_passages(text, expected):
     assert texts(text) == expected
 
 
 def test_spans_index_the_original():
-    text = "  Wow!  I went to the support group yesterday.\n\nIt was so powerful. \U0001F60D  "
+    text = "  Wow!  I went to the support group yesterday.\n\nIt was so powerful. \U0001f60d  "
     spans = split_passages(text)
-    first, second = "Wow!  I went to the support group yesterday.", "It was so powerful. \U0001F60D"
+    first, second = "Wow!  I went to the support group yesterday.", "It was so powerful. \U0001f60d"
     assert spans == [Span(2, 2 + len(first), first), Span(text.index("It"), text.index("It") + len(second), second)]
-    assert all(text[s.start:s.end] == s.text for s in spans)
+    assert all(text[s.start : s.end] == s.text for s in spans)
 
 
 def check_partition(text: str) -> None:
@@ -281,15 +340,37 @@ def check_partition(text: str) -> None:
     spans = split_passages(text)
     covered = [False] * len(text)
     for before, s in zip([None, *spans], spans):
-        assert s.text and s.text == text[s.start:s.end] and s.text == s.text.strip()
+        assert s.text and s.text == text[s.start : s.end] and s.text == s.text.strip()
         assert before is None or before.end <= s.start
-        covered[s.start:s.end] = [True] * (s.end - s.start)
+        covered[s.start : s.end] = [True] * (s.end - s.start)
     assert all(covered[i] for i, ch in enumerate(text) if not ch.isspace()), (text, spans)
 
 
-_ALPHABET = st.sampled_from(list("abcXYZ019 .!?\u2026\"')\n\t,;-") + ["\U0001F60A", "\u00a0", "\u2028"])
-_WORDS = st.sampled_from(["Mr.", "Dr.", "e.g.", "U.S.", "etc.", "3.5", "...", "Wow!", "Haha.", "yes", "I",
-                          "went", "home", "yesterday.", "why?", "\U0001F60A", "\n", "J.", "\u2026", "ok!!"])
+_ALPHABET = st.sampled_from(list("abcXYZ019 .!?\u2026\"')\n\t,;-") + ["\U0001f60a", "\u00a0", "\u2028"])
+_WORDS = st.sampled_from(
+    [
+        "Mr.",
+        "Dr.",
+        "e.g.",
+        "U.S.",
+        "etc.",
+        "3.5",
+        "...",
+        "Wow!",
+        "Haha.",
+        "yes",
+        "I",
+        "went",
+        "home",
+        "yesterday.",
+        "why?",
+        "\U0001f60a",
+        "\n",
+        "J.",
+        "\u2026",
+        "ok!!",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)

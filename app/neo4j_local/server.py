@@ -2,7 +2,7 @@
 
 Layout: <runtime>/lib holds the jars (shared by every home); <home> holds conf, data, logs and run
 (run/donto-neo4j.pid names our JVM). No Docker and no Neo4j tarball: `mvn dependency:copy-dependencies`
-on neo4j/pom.xml, then `java org.neo4j.server.CommunityEntryPoint`.
+on the pom.xml beside this module (package data), then `java org.neo4j.server.CommunityEntryPoint`.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from app.settings import NEO4J_POM, LocalNeo4jSettings
+from app.settings import LocalNeo4jSettings
 
+NEO4J_POM = Path(__file__).with_name("pom.xml")  # the server and Browser artifacts, package data
 USER = "neo4j"
 PID_FILE = "donto-neo4j.pid"
 VERSION_MARKER = ".donto-neo4j-version"  # in <runtime>/lib: which version the jars are
@@ -103,18 +104,25 @@ class LocalNeo4j:
             raise LocalNeo4jError("Maven (`mvn`) is not on PATH; install Maven 3 to resolve Neo4j's jars")
         if find_java(self.env) is None:
             raise LocalNeo4jError(NO_JAVA)
-        if not NEO4J_POM.is_file():
-            raise LocalNeo4jError(f"{NEO4J_POM} is missing: the jars are resolved from a donto source checkout")
         # Resolve into a fresh sibling, then swap it in: an interrupted or older install never mixes jars.
         partial = self.lib.with_name("lib.partial")
         shutil.rmtree(partial, ignore_errors=True)
-        command = [mvn, "-q", "-B", "-f", str(NEO4J_POM), "dependency:copy-dependencies",
-                   "-DincludeScope=runtime", f"-DoutputDirectory={partial}",
-                   f"-Dneo4j.version={self.settings.version}"]
+        command = [
+            mvn,
+            "-q",
+            "-B",
+            "-f",
+            str(NEO4J_POM),
+            "dependency:copy-dependencies",
+            "-DincludeScope=runtime",
+            f"-DoutputDirectory={partial}",
+            f"-Dneo4j.version={self.settings.version}",
+        ]
         done = subprocess.run(command, env=self.env, capture_output=True, text=True)
         if done.returncode != 0:
-            raise LocalNeo4jError(f"mvn could not resolve Neo4j {self.settings.version}:\n"
-                                  + _tail(done.stdout + done.stderr))
+            raise LocalNeo4jError(
+                f"mvn could not resolve Neo4j {self.settings.version}:\n" + _tail(done.stdout + done.stderr)
+            )
         (partial / VERSION_MARKER).write_text(self.settings.version + "\n")
         shutil.rmtree(self.lib, ignore_errors=True)
         partial.rename(self.lib)
@@ -125,15 +133,17 @@ class LocalNeo4j:
         if java is None:
             raise LocalNeo4jError(NO_JAVA)
         if not self.installed():
-            raise LocalNeo4jError(f"Neo4j {self.settings.version} jars are not in {self.lib}; "
-                                  "run `donto neo4j install` first")
+            raise LocalNeo4jError(
+                f"Neo4j {self.settings.version} jars are not in {self.lib}; run `donto neo4j install` first"
+            )
         if self._running_pid() is not None:
             return self.status("already running")
         for name, port in (("Bolt", self.settings.bolt_port), ("HTTP", self.settings.http_port)):
             if port_in_use(port):
                 raise PortInUseError(
                     f"port {port} on 127.0.0.1 (Neo4j {name}) is already in use by another process; "
-                    f"stop it or choose another port (DONTO_NEO4J_{name.upper()}_PORT)")
+                    f"stop it or choose another port (DONTO_NEO4J_{name.upper()}_PORT)"
+                )
         return self._launch(java)
 
     def _launch(self, java: str) -> LocalNeo4jStatus:
@@ -144,9 +154,20 @@ class LocalNeo4j:
         classpath = f"{self.lib}/*"
         if not (self.home / "data" / "dbms").exists():  # the password can only be set before first start
             done = subprocess.run(
-                [java, "-cp", classpath, "org.neo4j.cli.AdminTool", "dbms", "set-initial-password",
-                 "--", self.settings.password.get_secret_value()],  # "--": a password may start with "-"
-                env=env, capture_output=True, text=True)
+                [
+                    java,
+                    "-cp",
+                    classpath,
+                    "org.neo4j.cli.AdminTool",
+                    "dbms",
+                    "set-initial-password",
+                    "--",
+                    self.settings.password.get_secret_value(),
+                ],  # "--": a password may start with "-"
+                env=env,
+                capture_output=True,
+                text=True,
+            )
             if done.returncode != 0:
                 raise LocalNeo4jError("could not set the initial Neo4j password:\n" + _tail(done.stdout + done.stderr))
         heap = self.settings.heap
@@ -154,11 +175,24 @@ class LocalNeo4j:
         with console.open("ab") as log:
             log_start = log.tell()  # earlier runs' output stays; errors quote only this run's
             process = subprocess.Popen(
-                [java, "-cp", classpath, *JVM_FLAGS, f"-Xms{heap}", f"-Xmx{heap}",
-                 "org.neo4j.server.CommunityEntryPoint", f"--home-dir={self.home}",
-                 f"--config-dir={self.home / 'conf'}", "--console-mode"],
-                env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True)  # its own process group: Ctrl-C in our terminal does not kill it
+                [
+                    java,
+                    "-cp",
+                    classpath,
+                    *JVM_FLAGS,
+                    f"-Xms{heap}",
+                    f"-Xmx{heap}",
+                    "org.neo4j.server.CommunityEntryPoint",
+                    f"--home-dir={self.home}",
+                    f"--config-dir={self.home / 'conf'}",
+                    "--console-mode",
+                ],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # its own process group: Ctrl-C in our terminal does not kill it
         self.pid_file.write_text(f"{process.pid}\n")
         try:
             self._wait_until_ready(process, began, log_start)
@@ -187,8 +221,14 @@ class LocalNeo4j:
     def status(self, message: str | None = None) -> LocalNeo4jStatus:
         pid = self._running_pid()
         return LocalNeo4jStatus(
-            running=pid is not None, pid=pid, bolt_uri=self.settings.bolt_uri, browser_url=self.browser_url,
-            user=USER, data_dir=self.home / "data", message=message or ("running" if pid else "not running"))
+            running=pid is not None,
+            pid=pid,
+            bolt_uri=self.settings.bolt_uri,
+            browser_url=self.browser_url,
+            user=USER,
+            data_dir=self.home / "data",
+            message=message or ("running" if pid else "not running"),
+        )
 
     def _write_conf(self) -> None:
         """The whole neo4j.conf, rewritten each start. Neo4j rejects unknown or repeated keys."""
@@ -237,12 +277,15 @@ class LocalNeo4j:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.settings.http_port}/", timeout=2):
                     return
             except AuthError as exc:
-                raise LocalNeo4jError(f"Neo4j in {self.home} rejects the configured password: it was set on "
-                                      "first start and is kept in data/ (DONTO_NEO4J_PASSWORD)") from exc
+                raise LocalNeo4jError(
+                    f"Neo4j in {self.home} rejects the configured password: it was set on "
+                    "first start and is kept in data/ (DONTO_NEO4J_PASSWORD)"
+                ) from exc
             except Exception as exc:  # not listening yet
                 if time.monotonic() > deadline:
-                    raise LocalNeo4jError(f"Neo4j did not answer within {self.settings.start_timeout_s:.0f} s; "
-                                          f"from {log}:\n{console()}") from exc
+                    raise LocalNeo4jError(
+                        f"Neo4j did not answer within {self.settings.start_timeout_s:.0f} s; from {log}:\n{console()}"
+                    ) from exc
             time.sleep(0.25)
 
     def _running_pid(self) -> int | None:
@@ -294,8 +337,9 @@ def _process_field(pid: int, field: str) -> str:
 
 
 @contextmanager
-def throwaway_server(runtime: Path, parent: Path | None = None, heap: str = "512m",
-                     pagecache: str = "256m") -> Iterator[tuple[str, str, str]]:
+def throwaway_server(
+    runtime: Path, parent: Path | None = None, heap: str = "512m", pagecache: str = "256m"
+) -> Iterator[tuple[str, str, str]]:
     """A fresh Neo4j (small by default) in a temporary home on two free ports; yields (bolt_uri,
     user, password). Stopped and deleted on exit. `parent` is where the temporary home goes."""
     password = secrets.token_urlsafe(16)
@@ -307,9 +351,17 @@ def throwaway_server(runtime: Path, parent: Path | None = None, heap: str = "512
                 bolt.bind(("127.0.0.1", 0))
                 http.bind(("127.0.0.1", 0))
                 ports = bolt.getsockname()[1], http.getsockname()[1]
-            local = LocalNeo4j(LocalNeo4jSettings(
-                home=home, runtime=runtime, bolt_port=ports[0], http_port=ports[1],
-                password=SecretStr(password), heap=heap, pagecache=pagecache))
+            local = LocalNeo4j(
+                LocalNeo4jSettings(
+                    home=home,
+                    runtime=runtime,
+                    bolt_port=ports[0],
+                    http_port=ports[1],
+                    password=SecretStr(password),
+                    heap=heap,
+                    pagecache=pagecache,
+                )
+            )
             local.install()  # a no-op once <runtime>/lib holds this version
             try:
                 local.start()
@@ -317,6 +369,7 @@ def throwaway_server(runtime: Path, parent: Path | None = None, heap: str = "512
             except PortInUseError:
                 if attempt == 2:
                     raise
+        assert local is not None  # the loop started a server or raised
         yield local.settings.bolt_uri, USER, password
     finally:
         if local is not None:

@@ -1,0 +1,29 @@
+"""Episodes: what an agent heard, kept whole."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import MemoryDep, WorkspaceDep
+from app.api.schemas.episodes import EpisodeIn, EpisodeOut, TurnOutcomeOut
+from app.episodes.service import NewTurn
+from app.temporal.instants import iso
+
+router = APIRouter(prefix="/v1/episodes", tags=["episodes"])
+
+
+@router.post("", status_code=201, response_model=EpisodeOut)
+def write_episode(body: EpisodeIn, memory: MemoryDep, workspace: WorkspaceDep) -> EpisodeOut:
+    """Keep what was heard: a session's turns, split into dated, embedded passages. Posting the same
+    session and turn external ids again writes nothing new."""
+    result = memory.episodes.write(
+        workspace,
+        body.session.external_id,
+        body.session.started_at,
+        [NewTurn(t.external_id, t.speaker, t.text, t.occurred_at) for t in body.turns],
+    )
+    return EpisodeOut(
+        recorded_at=iso(result.recorded_at) or "",
+        session_id=result.session_id,
+        turns=[TurnOutcomeOut(id=t.id, external_id=t.external_id, created=t.created) for t in result.turns],
+    )

@@ -1,0 +1,32 @@
+"""The predicate registry: cardinality and aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path
+
+from app.api.deps import MemoryDep, WorkspaceDep
+from app.api.schemas.predicates import PredicateIn, PredicateOut
+
+router = APIRouter(prefix="/v1/predicates", tags=["predicates"])
+
+
+@router.put("/{name}", response_model=PredicateOut)
+def declare_predicate(
+    name: Annotated[str, Path(min_length=1, max_length=512)],
+    body: PredicateIn,
+    memory: MemoryDep,
+    workspace: WorkspaceDep,
+) -> PredicateOut:
+    """Declare a predicate's cardinality ('one': a new value supersedes the old) and aliases."""
+    p = memory.predicates.declare(workspace, name, body.cardinality, list(body.aliases))
+    return PredicateOut(name=p.name, cardinality=p.cardinality, aliases=p.aliases)
+
+
+@router.get("", response_model=list[PredicateOut])
+def list_predicates(memory: MemoryDep, workspace: WorkspaceDep) -> list[PredicateOut]:
+    return [
+        PredicateOut(name=p.name, cardinality=p.cardinality, aliases=p.aliases)
+        for p in memory.predicates.list(workspace)
+    ]

@@ -1,0 +1,76 @@
+"""Exploration: an entity's profile, paths between entities, a claim's neighbourhood."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+
+class ProfileFactOut(Out):
+    id: str
+    subject: str
+    predicate: str
+    object: str
+    valid_from: str | None
+    valid_to: str | None
+    current: bool = Field(description="false when a later single value or a SUPERSEDES link in scope replaced it")
+    confidence: float | None
+    superseded_by: list[str] = Field(description="claims that replaced this one in scope")
+    contradicted_by: list[str] = Field(description="claims that contradict this one, shown, never resolved")
+    quotes: list[str] = Field(description="the words its evidence spans cite")
+
+
+class PredicateGroupOut(Out):
+    predicate: str
+    claims: list[ProfileFactOut]
+
+
+class EntityProfileOut(Out):
+    entity: str
+    valid_at: str
+    known_at: str
+    predicates: list[PredicateGroupOut] = Field(description="claims with the entity as subject, by predicate")
+    mentioned_in: list[ProfileFactOut] = Field(description="claims with the entity as object")
+
+
+class PathClaimOut(Out):
+    id: str
+    subject: str
+    predicate: str
+    object: str
+
+
+class EntityPathOut(Out):
+    entities: list[str] = Field(description="entity keys from the start to the end")
+    claims: list[PathClaimOut] = Field(description="one claim per hop, in order")
+
+
+class EntityPathsOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: str = Field(alias="from")
+    to: str | None
+    paths: list[EntityPathOut]
+
+
+class GraphNodeOut(Out):
+    id: str = Field(description="'<kind>:<key>', e.g. 'claim:0190...', 'entity:apple'")
+    kind: str = Field(description="Claim, Entity, Span or Document")
+    label: str
+    properties: dict[str, Any]
+
+
+class GraphRelationshipOut(Out):
+    type: str
+    start: str
+    end: str
+
+
+class NeighbourhoodOut(Out):
+    nodes: list[GraphNodeOut]
+    relationships: list[GraphRelationshipOut]

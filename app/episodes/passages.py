@@ -1,0 +1,95 @@
+"""A turn split into sentence passages with character offsets, pure Python."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Span:
+    """A passage: text == original[start:end], trimmed, never empty."""
+
+    start: int
+    end: int
+    text: str
+
+
+MIN_WORDS = 3  # a fragment with fewer words ("Wow!", "Haha.", "Me too.") joins a neighbour
+_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d"
+_END = re.compile(rf"([.!?\u2026]+)([\"'\u201d\u2019)\]\u00bb]*)((?:[ \t]*[{_EMOJI}]+)*)(?=\s|$)")
+_NEXT = re.compile(r"[ \t]*(\S?)")
+_TOKEN = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_NEVER_ENDS = {"mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "cf", "e.g", "i.e", "approx", "fig"}
+_MAY_END = {
+    "etc",
+    "inc",
+    "ltd",
+    "corp",
+    "jan",
+    "feb",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "tue",
+    "tues",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+}  # end a sentence only before a capital
+
+
+def _is_cut(text: str, m: re.Match) -> bool:
+    following = _NEXT.match(text, m.end())
+    assert following is not None  # _NEXT matches the empty string
+    mark, nxt = m.group(1), following.group(1)
+    if (len(mark) > 1 and set(mark) == {"."}) or "\u2026" in mark:
+        return not nxt.islower()  # "I was thinking... maybe not" stays one sentence
+    if mark != "." or m.group(2):
+        return True
+    token = _TOKEN.search(text, max(0, m.start() - 20), m.start())
+    word = token.group(1).lower() if token else ""
+    if word in _NEVER_ENDS or len(word) == 1:  # titles, e.g./i.e., initials ("J. K. Rowling")
+        return False
+    if word in _MAY_END or "." in word:  # "etc.", "Jan. 5", "U.S.", "p.m."
+        return not nxt or nxt.isupper()
+    return True
+
+
+def split_passages(text: str) -> list[Span]:
+    """Sentences end at . ! ? (runs of them, with closing quotes and trailing emoji) before
+    whitespace, and at every line break; not after titles, e.g./i.e., initials, "etc."/dotted
+    abbreviations before a lower-case word, nor at an ellipsis before a lower-case word; decimals
+    and URLs never split (no whitespace follows the dot). Fragments of fewer than MIN_WORDS
+    words merge into the next passage (trailing ones into the previous), the span then covering
+    the whitespace between. Every non-whitespace character lands in exactly one passage."""
+    cuts = {0, len(text)} | {m.end() for m in _END.finditer(text) if _is_cut(text, m)}
+    cuts |= {i for i, ch in enumerate(text) if ch in "\n\r\u2028\u2029"}
+    bounds, pieces = sorted(cuts), []
+    for a, b in zip(bounds, bounds[1:]):
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            pieces.append((a, b))
+    merged: list[tuple[int, int]] = []
+    pending, words = None, 0  # start and word count of short fragments waiting for the next passage
+    for a, b in pieces:
+        start, words = (a if pending is None else pending), words + len(_WORD.findall(text, a, b))
+        if words < MIN_WORDS:
+            pending = start
+        else:
+            merged.append((start, b))
+            pending, words = None, 0
+    if pending is not None:
+        merged[-1:] = [(merged[-1][0] if merged else pending, pieces[-1][1])]
+    return [Span(a, b, text[a:b]) for a, b in merged]

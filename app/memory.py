@@ -1,0 +1,86 @@
+"""The composition root: donto assembled in one place.
+
+A `Memory` owns the Neo4j driver, the encoder, every service and the background workers. The
+shells — the REST API, the CLI, `donto worker`, the benchmarks, and next the MCP server — each
+make one Memory from the settings and call its services; none of them builds a service itself.
+
+    shells (app/api, app/cli.py, app/mcp, bench/)
+      -> Memory (this module)
+        -> services (app/claims, app/walk, app/recall, ...)
+          -> graph access (app/graph: driver, managed transactions, named queries)
+            -> settings, errors, temporal
+
+Making a Memory opens no connection and loads no model: `open()` checks Neo4j and applies the
+schema (which loads the embedding model for its dimension); a command that never embeds never
+loads it. `start_workers()` drains the durable job queues on background threads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.auth.keys import KeyService
+from app.claims.service import ClaimService
+from app.documents.service import DocumentService
+from app.embedding.encoder import Encoder
+from app.embedding.reembed import reembed
+from app.episodes.service import EpisodeService
+from app.explore.service import ExploreService
+from app.graph.client import GraphClient
+from app.jobs.claim_embeddings import ClaimEmbeddings
+from app.jobs.worker import Workers
+from app.predicates.service import PredicateService
+from app.recall.service import RecallService
+from app.settings import Settings
+from app.walk.service import WalkService
+
+
+class Memory:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.graph = GraphClient(settings)
+        self.encoder = Encoder(settings.embedding)
+
+        admin_key = settings.api.api_key.get_secret_value() if settings.api.api_key else None
+        self.keys = KeyService(self.graph, admin_key)
+        self.claims = ClaimService(self.graph)
+        self.predicates = PredicateService(self.graph)
+        self.documents = DocumentService(self.graph)
+        self.walk = WalkService(self.graph)
+        self.explore = ExploreService(self.graph)
+        self.episodes = EpisodeService(self.graph, self.encoder)
+        self.claim_embeddings = ClaimEmbeddings(self.graph, self.encoder)
+        self.recall = RecallService(self.graph, self.encoder, self.walk, self.claim_embeddings)
+
+        self.workers = Workers([self.claim_embeddings])
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def open(self, apply_schema: bool = True) -> Memory:
+        """Check that Neo4j answers and (by default) bring the schema up to date for the model."""
+        self.graph.verify()
+        if apply_schema:
+            self.apply_schema()
+        return self
+
+    def start_workers(self) -> None:
+        self.workers.start()
+
+    def close(self) -> None:
+        self.workers.stop()
+        self.graph.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- maintenance --------------------------------------------------------------------------
+
+    def apply_schema(self) -> int:
+        """cypher/schema.cypher applied (idempotent); the schema version it recorded."""
+        return self.graph.apply_schema(self.encoder.name, self.encoder.dimensions)
+
+    def reembed(self, report: Callable[[str], None] = print) -> dict[str, int]:
+        """Every vector rebuilt for the configured embedding model (see app/embedding/reembed.py)."""
+        return reembed(self.graph, self.encoder, self.claim_embeddings.drain, report)

@@ -1,0 +1,129 @@
+"""Fusion, pure: the arms' rankings in, one scored list of candidates out. No graph, no model;
+tests/unit/test_fusion.py runs it on hand-made rankings.
+
+An arm's row names what it found: `turnId` (a turn or a passage of it), `turnIds` (a claim's hit
+promotes the turns its evidence cites; `claimId` names the claim), `sessionExternalId` (a whole
+session), or only `claimId` (a claim with no turn behind it); `dated` marks a passage whose date
+resolved. The later steps read each turn's place in the conversation from `turns`: a mapping of
+turn id to {sessionExternalId, speaker, previousId, nextId}."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.recall.recipes import Recipe
+
+TurnPlaces = Mapping[str, Mapping[str, Any]]
+
+
+@dataclass
+class Candidate:
+    kind: str  # "turn" | "claim" | "session"
+    id: str
+    score: float = 0.0
+    arms: dict[str, float] = field(default_factory=dict)  # each arm's share of the score
+    claim_ids: list[str] = field(default_factory=list)  # claims whose hits lifted it
+
+    @property
+    def source(self) -> str:
+        """The arm that contributed most."""
+        return max(self.arms, key=lambda arm: self.arms[arm])
+
+
+Candidates = dict[tuple[str, str], Candidate]
+
+
+def fuse(candidates: Candidates, arm: str, weight: float, rows: Iterable[Mapping[str, Any]], recipe: Recipe) -> None:
+    """Reciprocal-rank fusion of one arm's ranking into `candidates`: the r-th distinct thing the
+    arm found gains weight / (rrf_k + r), a dated passage's turn times the recipe's dated boost."""
+    seen: set[tuple[str, str]] = set()
+    rank = 0
+    for row in rows:
+        claim_id = row.get("claimId")
+        if row.get("sessionExternalId"):
+            keys = [("session", row["sessionExternalId"])]
+        elif row.get("turnId"):
+            keys = [("turn", row["turnId"])]
+        elif row.get("turnIds"):
+            keys = [("turn", t) for t in row["turnIds"]]  # a claim promotes the turns it cites
+        else:
+            keys = [("claim", claim_id)]
+        fresh = [k for k in keys if k not in seen]
+        if not fresh:
+            continue
+        rank += 1
+        share = weight / (recipe.rrf_k + rank)
+        if row.get("dated"):
+            share *= recipe.dated_boost
+        for key in fresh:
+            seen.add(key)
+            candidate = candidates.setdefault(key, Candidate(*key))
+            candidate.score += share
+            candidate.arms[arm] = candidate.arms.get(arm, 0) + share
+            if claim_id and claim_id not in candidate.claim_ids:
+                candidate.claim_ids.append(claim_id)
+
+
+def ranked(candidates: Iterable[Candidate]) -> list[Candidate]:
+    """Best first; ties keep their order, so equal inputs rank the same way every time."""
+    return sorted(candidates, key=lambda c: -c.score)
+
+
+def credit_sessions(ranking: list[Candidate], turns: TurnPlaces, sessions: Mapping[str, Candidate]) -> list[Candidate]:
+    """A turn gains the fused share of its session's full-text rank: the words of a question
+    are often spread over several turns of the one conversation that answers it."""
+    for c in ranking:
+        if c.kind == "turn" and c.id in turns:
+            hit = sessions.get(turns[c.id]["sessionExternalId"])
+            if hit:  # the session arm lifts the turn; the arm that found it stays its source
+                c.score += hit.score
+    return ranked(ranking)
+
+
+def boost_speakers(ranking: list[Candidate], turns: TurnPlaces, question: str, recipe: Recipe) -> list[Candidate]:
+    """Questions name the person they are about ("What does Melanie paint?"); what she says
+    rarely names her. A turn said by someone the question names (any word of the speaker's name
+    longer than two letters) has its score multiplied."""
+    words = {w.lower() for w in re.findall(r"\w+", question)}
+    for c in ranking:
+        if c.kind == "turn" and c.id in turns:
+            names = {w.lower() for w in re.findall(r"\w+", turns[c.id]["speaker"] or "") if len(w) > 2}
+            if names & words:
+                c.score *= recipe.speaker_boost
+    return ranked(ranking)
+
+
+def weigh_sessions(ranking: list[Candidate], turns: TurnPlaces, recipe: Recipe) -> list[Candidate]:
+    """Evidence for a question tends to sit together in one conversation: a turn in a session
+    whose best turns also scored well gains a share of that session's strength."""
+    scores: dict[str, list[float]] = {}
+    for c in ranking:
+        if c.kind == "turn" and c.id in turns:
+            scores.setdefault(turns[c.id]["sessionExternalId"], []).append(c.score)
+    strength = {s: sum(sorted(v, reverse=True)[: recipe.session_depth]) for s, v in scores.items()}
+    for c in ranking:
+        if c.kind == "turn" and c.id in turns:
+            c.score += recipe.session_share * strength[turns[c.id]["sessionExternalId"]]
+    return ranked(ranking)
+
+
+def add_neighbours(
+    ranking: list[Candidate], turns: TurnPlaces, recipe: Recipe, candidates: Candidates
+) -> list[Candidate]:
+    """The turns just before and after the strongest hits join (an answer's question, a fact's
+    follow-up) at a share of their hit's score; a turn already found keeps its own score."""
+    strongest = [c for c in ranking if c.kind == "turn"][: recipe.neighbours_of]
+    for hit in strongest:
+        place = turns.get(hit.id)
+        if not place:
+            continue
+        for neighbour in (place["previousId"], place["nextId"]):
+            if neighbour and ("turn", neighbour) not in candidates:
+                c = Candidate("turn", neighbour)
+                c.score = hit.score * recipe.neighbour_share
+                c.arms["neighbours"] = c.score
+                candidates[("turn", neighbour)] = c
+    return ranked(candidates.values())

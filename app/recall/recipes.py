@@ -1,0 +1,73 @@
+"""Recall recipes, declared as data (which arms, their weights, how they fuse), not as branches
+in the search code. `route` picks a recipe from the shape of the query alone."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from app.recall.arms import NEIGHBOURS, SESSIONS, SPEAKERS
+
+
+@dataclass(frozen=True)
+class Recipe:
+    weights: dict[str, float] = field(
+        default_factory=lambda: {
+            "turn_vector": 1.0,
+            "passage_vector": 1.0,
+            "exchange_vector": 1.0,
+            "claim_vector": 1.0,
+            "fulltext": 1.0,
+            "session_fulltext": 1.0,
+            "time_window": 1.0,
+        }
+    )
+    per_arm: int = 60  # ranked hits each arm contributes
+    rrf_k: int = 15  # reciprocal-rank fusion: score += weight / (rrf_k + rank); small k lets top ranks lead
+    dated_boost: float = 1.0  # multiplies a passage hit whose passage resolved a date
+    neighbours_of: int = 8  # the strongest fused turns whose previous and next turns join
+    neighbour_share: float = 0.5  # a neighbour scores this share of its hit's score
+    session_share: float = 0.25  # a turn gains this share of its session's strength (its best turns' summed scores)
+    session_depth: int = 3  # how many of a session's best turns make its strength
+    session_pool: int = 100  # the best fused turns whose sessions are weighed
+    speaker_boost: float = 1.5  # multiplies the score of a turn said by someone the query names
+
+    def only(self, arms: list[str]) -> Recipe:
+        return replace(
+            self,
+            weights={k: v for k, v in self.weights.items() if k in arms},
+            neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0,
+            session_share=self.session_share if SESSIONS in arms else 0.0,
+            speaker_boost=self.speaker_boost if SPEAKERS in arms else 1.0,
+        )
+
+
+DEFAULT = Recipe()
+
+_TEMPORAL = re.compile(
+    r"\b(when|what (year|month|day|date|time)|which (year|month|day)|how long|how many (days|weeks|months|years)"
+    r"|before|after|since|until|during|ago|first time|last time|date)\b",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"[\"“”']([^\"“”']{3,})[\"“”']")
+_CAPITALISED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][a-z]+")
+
+
+def is_temporal(query: str) -> bool:
+    return bool(_TEMPORAL.search(query))
+
+
+def names_entities(query: str) -> bool:
+    """Capitalised words past the first, or a quoted phrase: exact terms full-text matches well."""
+    return bool(_QUOTED.search(query) or _CAPITALISED.search(query.strip()))
+
+
+def route(query: str, base: Recipe = DEFAULT) -> Recipe:
+    weights = dict(base.weights)
+    dated_boost = base.dated_boost
+    if is_temporal(query):  # dated passages carry the answer to "when" questions
+        weights["passage_vector"] = weights.get("passage_vector", 0) * 1.5
+        dated_boost = 1.5
+    if names_entities(query):
+        weights["fulltext"] = weights.get("fulltext", 0) * 1.5
+    return replace(base, weights=weights, dated_boost=dated_boost)

@@ -1,0 +1,85 @@
+"""Rendering: chosen candidates into the memory bundle's items, and the bundle trimmed to a token
+budget. Pure: the turn and claim details come in as the recall queries returned them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.recall.fusion import Candidate
+from app.temporal.instants import to_native
+
+
+@dataclass
+class Provenance:
+    turn_ids: list[str]  # the turns' external ids (what the client called them)
+    session_id: str | None  # the session's external id
+    claim_ids: list[str]  # claims whose hits brought this item
+    status: str | None = None  # the premise walk's verdict over claim_ids, when any
+
+
+@dataclass
+class RecallItem:
+    subject: str
+    predicate: str  # "said" for a turn
+    object: str | None  # None for a turn
+    text: str  # what the agent reads, dated: "[8 May 2023] ..."
+    source: str  # the arm that contributed most
+    provenance: Provenance | None = field(default=None)  # only when asked for
+
+
+def date_label(moment: datetime) -> str:
+    return f"{moment.day} {moment.strftime('%B %Y')}"
+
+
+def turn_item(c: Candidate, turn: Mapping[str, Any], with_provenance: bool) -> RecallItem:
+    tags = [date_label(to_native(turn["occurredAt"]))] if turn["occurredAt"] else []
+    tags += [f"{d['phrase']}: {d['tag']}" for d in turn["dates"] if d["phrase"]]
+    prefix = f"[{'; '.join(tags)}] " if tags else ""
+    provenance = Provenance([turn["externalId"]], turn["sessionExternalId"], list(c.claim_ids))
+    return RecallItem(
+        subject=turn["speaker"],
+        predicate="said",
+        object=None,
+        text=prefix + turn["text"],
+        source=c.source,
+        provenance=provenance if with_provenance else None,
+    )
+
+
+def claim_item(c: Candidate, claim: Mapping[str, Any], with_provenance: bool) -> RecallItem:
+    """A claim with no turn behind it reads as a dated statement with the words its evidence cites."""
+    start = to_native(claim["validFrom"])
+    quotes = "".join(f' "{q}"' for q in claim["quotes"])
+    prefix = f"[{date_label(start)}] " if start else ""
+    provenance = Provenance([], None, [c.id])
+    return RecallItem(
+        subject=claim["subject"],
+        predicate=claim["predicate"],
+        object=claim["object"],
+        text=f"{prefix}{claim['subject']} {claim['predicate']} {claim['object']}{quotes}",
+        source=c.source,
+        provenance=provenance if with_provenance else None,
+    )
+
+
+def estimate_tokens(item: RecallItem) -> int:
+    """About four characters a token, counted over what the agent reads (the item as JSON)."""
+    visible = {k: v for k, v in asdict(item).items() if not (k == "provenance" and v is None)}
+    return max(1, len(json.dumps(visible, ensure_ascii=False)) // 4)
+
+
+def trim_to_tokens(items: list[RecallItem], budget: int) -> list[RecallItem]:
+    """Keep the best-ranked items whose running total fits the budget."""
+    kept: list[RecallItem] = []
+    used = 0
+    for item in items:
+        cost = estimate_tokens(item)
+        if used + cost > budget:
+            break
+        kept.append(item)
+        used += cost
+    return kept

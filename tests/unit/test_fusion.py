@@ -1,0 +1,117 @@
+"""Recall's fusion on hand-made rankings: no graph, no model."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.recall.fusion import (
+    Candidate,
+    add_neighbours,
+    boost_speakers,
+    credit_sessions,
+    fuse,
+    ranked,
+    weigh_sessions,
+)
+from app.recall.recipes import DEFAULT, Recipe, route
+
+RECIPE = Recipe(rrf_k=10)
+
+
+def fused(*arms: tuple[str, float, list[dict]], recipe: Recipe = RECIPE) -> dict[tuple[str, str], Candidate]:
+    candidates: dict[tuple[str, str], Candidate] = {}
+    for name, weight, rows in arms:
+        fuse(candidates, name, weight, rows, recipe)
+    return candidates
+
+
+def turns(*ids: str) -> list[dict]:
+    return [{"turnId": i} for i in ids]
+
+
+def test_reciprocal_rank_scores_add_up_across_arms():
+    c = fused(("a", 1.0, turns("t1", "t2")), ("b", 1.0, turns("t2", "t3")))
+    assert c[("turn", "t1")].score == pytest.approx(1 / 11)
+    assert c[("turn", "t2")].score == pytest.approx(1 / 12 + 1 / 11)
+    assert [x.id for x in ranked(c.values())] == ["t2", "t1", "t3"]
+
+
+def test_an_arm_counts_a_thing_once_at_its_best_rank():
+    c = fused(("a", 1.0, turns("t1", "t1", "t2")))
+    assert c[("turn", "t1")].score == pytest.approx(1 / 11)
+    assert c[("turn", "t2")].score == pytest.approx(1 / 12)  # the repeat took no rank
+
+
+def test_weights_scale_an_arms_share_and_the_source_is_the_biggest_share():
+    c = fused(("weak", 0.5, turns("t1")), ("strong", 2.0, turns("t2", "t1")))
+    assert c[("turn", "t1")].arms == pytest.approx({"weak": 0.5 / 11, "strong": 2.0 / 12})
+    assert c[("turn", "t1")].source == "strong"
+
+
+def test_a_claim_hit_promotes_every_turn_it_cites_and_remembers_the_claim():
+    c = fused(("claim_vector", 1.0, [{"claimId": "c1", "turnIds": ["t1", "t2"]}, {"claimId": "c2"}]))
+    assert c[("turn", "t1")].score == c[("turn", "t2")].score == pytest.approx(1 / 11)
+    assert c[("turn", "t1")].claim_ids == ["c1"]
+    assert c[("claim", "c2")].score == pytest.approx(1 / 12)  # a claim with no turn stands alone
+
+
+def test_dated_passages_gain_the_recipes_dated_boost():
+    recipe = Recipe(rrf_k=10, dated_boost=1.5)
+    c = fused(("passage_vector", 1.0, [{"turnId": "t1", "dated": True}, {"turnId": "t2"}]), recipe=recipe)
+    assert c[("turn", "t1")].score == pytest.approx(1.5 / 11)
+    assert c[("turn", "t2")].score == pytest.approx(1 / 12)
+
+
+PLACES = {
+    "t1": {"sessionExternalId": "s1", "speaker": "Melanie", "previousId": None, "nextId": "t2"},
+    "t2": {"sessionExternalId": "s1", "speaker": "Caroline", "previousId": "t1", "nextId": "t3"},
+    "t3": {"sessionExternalId": "s1", "speaker": "Melanie", "previousId": "t2", "nextId": None},
+    "u1": {"sessionExternalId": "s2", "speaker": "Caroline", "previousId": None, "nextId": None},
+}
+
+
+def test_a_session_hit_lifts_the_turns_of_that_session_only():
+    c = fused(("fulltext", 1.0, turns("u1", "t1")), ("session_fulltext", 1.0, [{"sessionExternalId": "s1"}]))
+    session = {"s1": c.pop(("session", "s1"))}
+    order = credit_sessions(ranked(c.values()), PLACES, session)
+    assert [x.id for x in order] == ["t1", "u1"]
+    assert order[0].source == "fulltext"  # the arm that found it stays its source
+
+
+def test_turns_said_by_someone_the_question_names_are_boosted():
+    c = fused(("fulltext", 1.0, turns("t2", "t1")))
+    order = boost_speakers(ranked(c.values()), PLACES, "What does Melanie paint?", Recipe(rrf_k=10, speaker_boost=1.5))
+    assert [x.id for x in order] == ["t1", "t2"]
+
+
+def test_a_turn_gains_from_its_sessions_other_strong_turns():
+    c = fused(("a", 1.0, turns("u1", "t1", "t2", "t3")))
+    order = weigh_sessions(ranked(c.values()), PLACES, Recipe(rrf_k=10, session_share=0.25, session_depth=3))
+    assert order[0].id == "t1"  # s1's three hits outweigh u1's lone first place
+
+
+def test_neighbours_of_the_strongest_turns_join_below_their_hit():
+    c = fused(("a", 1.0, turns("t2")))
+    order = add_neighbours(ranked(c.values()), PLACES, Recipe(rrf_k=10, neighbours_of=1, neighbour_share=0.5), c)
+    assert [x.id for x in order] == ["t2", "t1", "t3"]
+    assert order[1].score == pytest.approx(order[0].score * 0.5) and order[1].source == "neighbours"
+
+
+def test_ties_keep_the_order_the_arms_were_fused_in():
+    c = fused(("a", 1.0, turns("x")), ("b", 1.0, turns("y")))
+    assert [x.id for x in ranked(c.values())] == ["x", "y"]
+
+
+def test_routing_favours_dated_passages_for_when_questions_and_full_text_for_names():
+    when = route("When did she go to the support group?")
+    assert when.weights["passage_vector"] == DEFAULT.weights["passage_vector"] * 1.5 and when.dated_boost == 1.5
+    named = route("what did she say about Oscar")
+    assert named.weights["fulltext"] == DEFAULT.weights["fulltext"] * 1.5
+    plain = route("what does she like to eat")
+    assert plain.weights == DEFAULT.weights
+
+
+def test_asking_for_some_arms_switches_the_steps_off_unless_named():
+    only = DEFAULT.only(["fulltext", "neighbours"])
+    assert set(only.weights) == {"fulltext"} and only.neighbours_of == DEFAULT.neighbours_of
+    assert only.session_share == 0.0 and only.speaker_boost == 1.0

@@ -1,0 +1,112 @@
+"""The arrows point one way: shells -> Memory -> services -> graph access -> settings/errors.
+Read from the source with ast, so a wrong import fails here before it works by accident."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from support import REPO
+
+SHELLS = ("app.api", "app.cli", "app.mcp")
+SERVICES = (
+    "app.auth",
+    "app.claims",
+    "app.documents",
+    "app.embedding",
+    "app.episodes",
+    "app.explore",
+    "app.jobs",
+    "app.predicates",
+    "app.recall",
+    "app.subjects",
+    "app.walk",
+)
+# Classes that only the composition root (app/memory.py) constructs.
+ASSEMBLED = {
+    "GraphClient",
+    "Encoder",
+    "Workers",
+    "ClaimEmbeddings",
+    "KeyService",
+    "ClaimService",
+    "PredicateService",
+    "DocumentService",
+    "WalkService",
+    "ExploreService",
+    "EpisodeService",
+    "RecallService",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules(*folders: str) -> dict[str, ast.Module]:
+    return {
+        module_name(p): ast.parse(p.read_text(), str(p))
+        for folder in folders
+        for p in sorted((REPO / folder).rglob("*.py"))
+    }
+
+
+def imports(tree: ast.Module) -> set[str]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def reaches(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def offending(importers: dict[str, ast.Module], forbidden: tuple[str, ...]) -> dict[str, list[str]]:
+    bad = {m: sorted(i for i in imports(tree) if reaches(i, forbidden)) for m, tree in importers.items()}
+    return {m: found for m, found in bad.items() if found}
+
+
+def test_extraction_is_a_library_that_imports_nothing_from_app():
+    assert offending(modules("extraction"), ("app",)) == {}
+
+
+def test_the_product_never_imports_the_benchmarks():
+    assert offending(modules("app"), ("bench",)) == {}
+
+
+def test_services_know_nothing_of_shells_or_the_root():
+    services = {m: t for m, t in modules("app").items() if reaches(m, SERVICES)}
+    assert offending(services, (*SHELLS, "app.memory")) == {}
+
+
+def test_graph_access_and_the_foundations_import_no_service():
+    lower = {
+        m: t
+        for m, t in modules("app").items()
+        if reaches(m, ("app.graph", "app.temporal", "app.settings", "app.errors", "app.ids"))
+    }
+    assert offending(lower, (*SERVICES, *SHELLS, "app.memory")) == {}
+
+
+def test_only_the_composition_root_assembles_services():
+    builders: dict[str, list[str]] = {}
+    for name, tree in modules("app", "bench").items():
+        if name == "app.memory":
+            continue
+        built = sorted(
+            {
+                node.func.id
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ASSEMBLED
+            }
+        )
+        if built:
+            builders[name] = built
+    assert builders == {}

@@ -1,0 +1,80 @@
+"""donto installs as a package: the wheel carries every query, the schema and the Neo4j pom, and
+finds them by importlib.resources from wherever it is installed (not from a checkout)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import app
+from support import REPO
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(out),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    [built] = out.glob("donto_memory-*.whl")
+    return built
+
+
+def test_pyproject_lists_every_package_in_the_tree():
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    in_tree = {
+        ".".join(p.parent.relative_to(REPO).parts)
+        for folder in ("app", "extraction")
+        for p in (REPO / folder).rglob("__init__.py")
+    }
+    in_tree.add("app.cypher")  # cypher/ installs as app.cypher (package-dir)
+    assert set(setuptools["packages"]) == in_tree
+    assert setuptools["package-dir"] == {"app.cypher": "cypher"}
+
+
+def test_the_wheel_carries_every_query_the_schema_and_the_pom(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    queries = {f"app/cypher/{p.name}" for p in (REPO / "cypher").glob("*.cypher")}
+    assert "app/cypher/schema.cypher" in queries and len(queries) > 30
+    assert queries <= names, queries - names
+    assert "app/neo4j_local/pom.xml" in names
+    assert not any(n.startswith(("bench/", "tests/")) for n in names)
+    assert f"donto_memory-{app.__version__}.dist-info/METADATA" in names
+
+
+def test_an_installed_copy_finds_its_queries_without_the_checkout(wheel, tmp_path):
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    probe = (
+        "import app.graph.queries as q; lib = q.QueryLibrary();"
+        f"print(len(lib.names()), q.schema_version(q.schema_text()), str(q.cypher_files()).startswith({str(site)!r}))"
+    )
+    # -S: no site-packages, so nothing but the unpacked wheel (and the stdlib) can be imported.
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); {probe}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    count, version, located = done.stdout.split()
+    assert int(count) == len(list((REPO / "cypher").glob("*.cypher"))) - 1  # all but schema.cypher
+    assert (int(version), located) == (2, "True")
