@@ -1,9 +1,13 @@
 """Text in, candidate facts out: donto's extraction library (seeds 001 and 003).
 
-A library, not a service: it turns a passage or a document into candidate claims (with the spans
-that anchor them) through an OpenAI-compatible LLM endpoint, and knows nothing of Neo4j, HTTP or
-the rest of donto. It imports nothing from `app`; `app` calls it (app/jobs runs extraction jobs
-and writes what it returns through the claim service). tests/unit/test_layers.py keeps it so.
+A library, not a service: it turns a passage or a document into candidate facts, each anchored to
+the words it rests on where the model quoted them faithfully, through one OpenAI-compatible LLM
+client, and knows nothing of Neo4j, HTTP or the rest of donto. It imports nothing from `app`;
+`app` calls it. tests/unit/test_layers.py keeps it so.
 
-Empty for now: this is where chunking, the extraction passes (single / exhaustive / deep),
-line-oriented output with salvage, anchoring and dedup go."""
+- llm.py      the chat-completions client (retries, Retry-After, structured output, token usage)
+- facts.py    the fact shape and the salvaging reader of replies (JSON lines or {"facts": [...]})
+- text.py     chunking long text, anchoring quotes to offsets
+- prompts.py  the instructions, the five apertures, the deep pass's block of facts already found
+- engine.py   the modes (single, exhaustive, deep, lenses), dedup, premises and the per-pass audit
+"""

@@ -1,0 +1,237 @@
+"""The extraction engine: text in, anchored candidate facts out, with an audit of every pass.
+
+Modes (seed 001):
+- single: one maximal pass per chunk.
+- exhaustive: the five apertures (surface, linguistic, presupposition, inferential, conceivable),
+  side by side on each chunk.
+- deep: up to `passes` sequential passes per chunk, each shown a capped block of the facts found
+  so far and asked only for what is missing; it stops early after `dry_streak` passes that add
+  nothing (seed 001 never stopped on its own and paid for it).
+`lenses` add focused passes after the mode's own ("kinship", "dates and places", ...).
+
+Every pass is salvaged (facts.parse_reply), and a pass with no usable fact is asked again up to
+`empty_retries` times (seed 001 lost a whole pass to one prose reply; seed 003 lost chunks to one
+empty reply). Facts are deduplicated by content key, first found wins; the others count as
+collisions. An endpoint that fails after the client's own retries fails that pass only: the
+report says so and the other passes go on. The engine knows nothing of Neo4j or donto's app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Literal
+
+from extraction.facts import Fact, parse_reply
+from extraction.llm import ChatClient, LLMError, Usage
+from extraction.prompts import APERTURES, FACTS_SCHEMA, known_facts_block, messages
+from extraction.text import MAX_CHUNK_CHARS, Anchor, Chunk, anchor, chunk
+
+Mode = Literal["single", "exhaustive", "deep"]
+MODES: tuple[Mode, ...] = ("single", "exhaustive", "deep")
+MAX_PASSES = 10
+
+
+@dataclass
+class FoundFact:
+    fact: Fact
+    pass_label: str  # "single", an aperture's name, "pass_3", "lens:kinship"
+    chunk: int
+    anchor: Anchor | None  # offsets in the whole source; None: the quote was not found there
+    premises: list[int] = field(default_factory=list)  # indices into ExtractionResult.facts
+
+    @property
+    def anchored(self) -> bool:
+        return self.anchor is not None
+
+
+@dataclass
+class PassReport:
+    label: str
+    chunk: int
+    raw: int = 0  # facts read from the reply
+    new: int = 0  # of those, not found before
+    collisions: int = 0  # of those, already found (same subject, predicate, object)
+    rejected: int = 0  # objects that could not be read as facts
+    attempts: int = 0  # requests made, the client's retries and the empty-reply retries included
+    elapsed_s: float = 0.0
+    usage: Usage = field(default_factory=Usage)
+    truncated: bool = False  # the last reply was cut at max_tokens
+    salvaged: bool = False  # facts were recovered from an unclean reply
+    error: str | None = None
+    replies: list[str] = field(default_factory=list)  # every raw reply, for the job's audit
+
+
+@dataclass
+class ExtractionResult:
+    mode: Mode
+    facts: list[FoundFact]
+    passes: list[PassReport]
+
+    @property
+    def usage(self) -> Usage:
+        total = Usage()
+        for report in self.passes:
+            total = total + report.usage
+        return total
+
+    @property
+    def anchored(self) -> int:
+        return sum(f.anchored for f in self.facts)
+
+
+@dataclass(frozen=True)
+class _Pass:
+    label: str
+    focus: str | None
+    shows_known: bool
+
+
+class Extractor:
+    def __init__(
+        self,
+        client: ChatClient,
+        *,
+        chunk_chars: int = MAX_CHUNK_CHARS,
+        empty_retries: int = 1,
+        known_chars: int = 12_000,
+        dry_streak: int = 2,
+        parallel: int = len(APERTURES),
+    ):
+        self.client = client
+        self.chunk_chars = chunk_chars
+        self.empty_retries = empty_retries
+        self.known_chars = known_chars
+        self.dry_streak = dry_streak
+        self.parallel = parallel
+
+    def extract(
+        self,
+        text: str,
+        mode: Mode = "single",
+        *,
+        passes: int = 3,
+        lenses: Sequence[str] = (),
+        context: str | None = None,
+        on_pass: Callable[[PassReport], None] | None = None,
+    ) -> ExtractionResult:
+        if mode not in MODES:
+            raise ValueError(f"mode is one of {', '.join(MODES)}")
+        if not 1 <= passes <= MAX_PASSES:
+            raise ValueError(f"passes is between 1 and {MAX_PASSES}")
+        run = _Run(self, text, context, on_pass)
+        for number, piece in enumerate(chunk(text, self.chunk_chars)):
+            if mode == "single":
+                run.sequential(number, piece, [_Pass("single", None, False)])
+            elif mode == "exhaustive":
+                run.side_by_side(number, piece, [_Pass(name, focus, False) for name, focus in APERTURES.items()])
+            else:
+                run.sequential(
+                    number,
+                    piece,
+                    [_Pass(f"pass_{i}", None, i > 1) for i in range(1, passes + 1)],
+                    stop_after_dry=self.dry_streak,
+                )
+            if lenses:
+                run.sequential(
+                    number, piece, [_Pass(f"lens:{lens}", f"Focus only on: {lens}.", True) for lens in lenses]
+                )
+        return ExtractionResult(mode, run.facts, run.reports)
+
+
+class _Run:
+    """One extraction's running state: the facts so far, their keys, the reports."""
+
+    def __init__(
+        self, engine: Extractor, source: str, context: str | None, on_pass: Callable[[PassReport], None] | None
+    ):
+        self.engine = engine
+        self.source = source
+        self.context = context
+        self.on_pass = on_pass
+        self.facts: list[FoundFact] = []
+        self.reports: list[PassReport] = []
+        self.index_by_key: dict[str, int] = {}
+
+    def sequential(self, number: int, piece: Chunk, plan: list[_Pass], stop_after_dry: int | None = None) -> None:
+        dry = 0
+        for step in plan:
+            known = self._known() if step.shows_known else None
+            report, found = self._ask(number, piece, step, known)
+            self._merge(report, found, piece, known_count=len(self.facts) if known else 0)
+            dry = dry + 1 if report.new == 0 else 0
+            if stop_after_dry and dry >= stop_after_dry:
+                break
+
+    def side_by_side(self, number: int, piece: Chunk, plan: list[_Pass]) -> None:
+        with ThreadPoolExecutor(max_workers=max(1, min(self.engine.parallel, len(plan)))) as pool:
+            answers = list(pool.map(lambda step: self._ask(number, piece, step, None), plan))
+        for report, found in answers:  # merged in plan order, so the first aperture wins a duplicate
+            self._merge(report, found, piece, known_count=0)
+
+    def _known(self) -> str | None:
+        return known_facts_block([f.fact for f in self.facts], self.engine.known_chars) or None
+
+    def _ask(self, number: int, piece: Chunk, step: _Pass, known: str | None) -> tuple[PassReport, list[Fact]]:
+        client = self.engine.client
+        report = PassReport(step.label, number)
+        found: list[Fact] = []
+        for _ in range(1 + self.engine.empty_retries):
+            structured = client.takes_json_schema is not False
+            asked = messages(piece.text, structured=structured, focus=step.focus, known=known, context=self.context)
+            try:
+                completion = client.complete(asked, json_schema=FACTS_SCHEMA if structured else None)
+            except LLMError as exc:
+                report.attempts += exc.attempts
+                report.error = str(exc)
+                break
+            parsed = parse_reply(completion.text)
+            report.attempts += completion.attempts
+            report.elapsed_s += completion.elapsed_s
+            report.usage = report.usage + completion.usage
+            report.truncated = completion.truncated
+            report.salvaged = report.salvaged or parsed.salvaged
+            report.rejected += parsed.rejected
+            report.replies.append(completion.text)
+            found = parsed.facts
+            if found:
+                report.error = None
+                break
+            report.error = "no usable fact in the reply" if completion.text.strip() else "empty reply"
+        return report, found
+
+    def _merge(self, report: PassReport, found: list[Fact], piece: Chunk, known_count: int) -> None:
+        report.raw = len(found)
+        labels: dict[str, int] = {}
+        fresh: list[int] = []
+        for fact in found:
+            key = fact.content_key
+            if key in self.index_by_key:
+                report.collisions += 1
+                index = self.index_by_key[key]
+            else:
+                index = len(self.facts)
+                self.index_by_key[key] = index
+                self.facts.append(FoundFact(fact, report.label, report.chunk, self._anchor(fact, piece)))
+                fresh.append(index)
+                report.new += 1
+            if fact.label:
+                labels.setdefault(fact.label, index)
+        for index in fresh:  # premises: this pass's own ids, or k<n> for the n-th fact it was shown
+            premises = []
+            for ref in self.facts[index].fact.derived_from:
+                target = labels.get(ref)
+                if target is None and ref.startswith("k") and ref[1:].isdigit() and 0 < int(ref[1:]) <= known_count:
+                    target = int(ref[1:]) - 1
+                if target is not None and target != index and target not in premises:
+                    premises.append(target)
+            self.facts[index].premises = premises
+        self.reports.append(report)
+        if self.on_pass:
+            self.on_pass(report)
+
+    def _anchor(self, fact: Fact, piece: Chunk) -> Anchor | None:
+        found = anchor(fact.quote, piece.text)
+        if found is not None:
+            return Anchor(found.start + piece.start, found.end + piece.start, found.exact)
+        return anchor(fact.quote, self.source)  # a quote from a neighbouring chunk still counts

@@ -1,0 +1,193 @@
+"""Facts as the model states them, and reading them out of a reply.
+
+The model is asked for one JSON object per line (seed 003: about 3x fewer tokens than one JSON
+document, and a cut-off reply loses only its last line). Endpoints with structured output are
+asked for `{"facts": [...]}` instead. `parse_reply` reads either, and salvages what it can from
+a reply that is truncated, wrapped in prose or code fences, or partly malformed: every complete
+object counts, anything else is counted as rejected, never fatal.
+
+Keys are accepted long or short: subject/s, predicate/p, object/o, quote/q/surface_text,
+confidence/c, datatype/dt, derived_from/from, hypothesis_only/hyp, modality/mod, id."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+SEPARATOR = "\u241f"
+DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:boolean", "xsd:date", "xsd:dateTime")
+MODALITIES = ("asserted", "negated", "possible", "planned", "reported", "hypothetical")
+
+
+@dataclass
+class Fact:
+    subject: str  # an entity key ("melanie", "charity-race")
+    predicate: str  # snake_case ("ran", "works_as")
+    object: str  # an entity key, or a literal's text when `datatype` is set
+    datatype: str | None = None  # None: the object is an entity
+    quote: str | None = None  # the exact words of the source the fact rests on
+    confidence: float = 0.8
+    modality: str = "asserted"
+    hypothesis_only: bool = False  # inferred or conceivable, not stated
+    label: str | None = None  # the model's own id for it ("f3"), for derived_from references
+    derived_from: list[str] = field(default_factory=list)  # labels of the facts it was inferred from
+
+    @property
+    def content_key(self) -> str:
+        """What makes two facts the same: subject, predicate and object (never confidence or wording)."""
+        parts = (self.subject, self.predicate, self.datatype or "", self.object)
+        return hashlib.sha256(SEPARATOR.join(parts).encode("utf-8")).hexdigest()
+
+    def line(self) -> str:
+        """The fact as the prompt's compact `subject | predicate | object` line."""
+        return f"{self.subject} | {self.predicate} | {self.object}"
+
+
+@dataclass
+class ParsedReply:
+    facts: list[Fact]
+    rejected: int  # objects or lines that looked like facts but could not be read as one
+    salvaged: bool  # the reply was not clean (prose around it, a cut-off tail, a broken document)
+
+
+def entity_key(name: str) -> str:
+    """A name as an entity key: NFKC, lower case, runs of spaces, underscores and slashes as one
+    '-', surrounding punctuation dropped. 'Melanie ' and 'melanie' are the same entity."""
+    text = unicodedata.normalize("NFKC", name).strip().lower()
+    text = re.sub(r"[\s_/]+", "-", text)
+    return text.strip("-.,;:!?'\"()[]{}") or text
+
+
+def predicate_name(name: str) -> str:
+    """A predicate as snake_case: 'works as' and 'Works-As' are 'works_as'; a namespace prefix stays."""
+    text = unicodedata.normalize("NFKC", name).strip()
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text)  # camelCase -> camel_Case
+    text = re.sub(r"[\s\-]+", "_", text.lower())
+    return text.strip("_.,;:!?'\"") or text
+
+
+def _first(obj: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if key in obj and obj[key] is not None:
+            return obj[key]
+    return None
+
+
+def fact_from(obj: Any) -> Fact | None:
+    """A fact from one decoded object, or None when it lacks a subject, predicate or object."""
+    if not isinstance(obj, dict):
+        return None
+    subject, predicate, value = _first(obj, "subject", "s"), _first(obj, "predicate", "p"), _first(obj, "object", "o")
+    datatype = _first(obj, "datatype", "dt")
+    if isinstance(value, dict):  # {"iri": ...} / {"entity": ...} / {"literal": {"v", "dt"}} shapes
+        literal = value.get("literal")
+        if isinstance(literal, dict):
+            value, datatype = _first(literal, "value", "v"), _first(literal, "datatype", "dt") or "xsd:string"
+        else:
+            value = _first(value, "entity", "iri", "value", "v")
+    if not all(isinstance(x, str | int | float | bool) and str(x).strip() for x in (subject, predicate, value)):
+        return None
+    if isinstance(value, bool):
+        datatype = datatype or "xsd:boolean"
+    elif isinstance(value, int | float):
+        datatype = datatype or ("xsd:integer" if isinstance(value, int) else "xsd:decimal")
+    if datatype is not None and datatype not in DATATYPES:
+        datatype = "xsd:string"
+    obj_text = (str(value).lower() if isinstance(value, bool) else str(value)).strip()
+    quote = _first(obj, "quote", "q", "surface_text", "evidence")
+    if isinstance(quote, dict):
+        quote = _first(quote, "surface_text", "text")
+    confidence = _first(obj, "confidence", "c")
+    modality = str(_first(obj, "modality", "mod") or "asserted").lower()
+    derived = _first(obj, "derived_from", "from") or []
+    return Fact(
+        subject=entity_key(str(subject)),
+        predicate=predicate_name(str(predicate)),
+        object=obj_text if datatype else entity_key(obj_text),
+        datatype=datatype,
+        quote=str(quote).strip() or None if isinstance(quote, str) else None,
+        confidence=min(1.0, max(0.0, float(confidence))) if isinstance(confidence, int | float) else 0.8,
+        modality=modality if modality in MODALITIES else "asserted",
+        hypothesis_only=bool(_first(obj, "hypothesis_only", "hyp")),
+        label=str(obj["id"]) if isinstance(obj.get("id"), str | int) else None,
+        derived_from=[str(d) for d in derived] if isinstance(derived, list) else [str(derived)],
+    )
+
+
+def _objects_in(text: str) -> tuple[list[Any], int, bool]:
+    """Every complete top-level JSON object in text, in order, however it is wrapped; a balanced
+    {...} that does not decode counts as rejected. Returns (objects, rejected, clean)."""
+    decoder = json.JSONDecoder()
+    found: list[Any] = []
+    rejected = 0
+    position = 0
+    clean = True
+    while True:
+        start = text.find("{", position)
+        if start < 0:
+            break
+        if text[position:start].strip(" \t\r\n,[]"):
+            clean = False  # prose, a fence or a broken fragment between objects
+        try:
+            obj, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            closed = _balanced_end(text, start)
+            clean = False
+            if closed is None:  # an unfinished object: a truncated tail
+                break
+            rejected += 1
+            position = closed
+            continue
+        found.append(obj)
+        position = end
+    if text[position:].strip(" \t\r\n,[]}"):
+        clean = False
+    return found, rejected, clean
+
+
+def _balanced_end(text: str, start: int) -> int | None:
+    """The index after the brace that closes the one at `start` (strings respected), or None."""
+    depth = 0
+    in_string = escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def parse_reply(text: str) -> ParsedReply:
+    """Facts from a reply in either shape (JSON lines, or {"facts": [...]}), salvaging every complete one."""
+    objects, rejected, clean = _objects_in(text)
+    facts: list[Fact] = []
+    for obj in objects:
+        items = obj["facts"] if isinstance(obj, dict) and isinstance(obj.get("facts"), list) else [obj]
+        for item in items:
+            fact = fact_from(item)
+            if fact is None:
+                rejected += 1
+            else:
+                facts.append(fact)
+    if not objects and "{" in text:  # a {"facts": [ ... document cut off before its first fact closed
+        inner = text.find("[", text.find('"facts"')) if '"facts"' in text else -1
+        if inner >= 0:
+            more = parse_reply(text[inner + 1 :])
+            return ParsedReply(more.facts, rejected + more.rejected, True)
+    return ParsedReply(facts, rejected, salvaged=not clean or rejected > 0)

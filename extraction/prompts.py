@@ -1,0 +1,110 @@
+"""What the model is asked. One instruction set, two output shapes (JSON lines, or a JSON schema
+where the endpoint enforces one), the five apertures of seed 001, focus lenses, and the block of
+facts already found that a deep pass is shown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from extraction.facts import Fact
+
+SYSTEM = """You extract facts from a text for a memory that keeps every statement with its evidence.
+A fact is subject, predicate, object:
+- subject and entity objects are short names of things, people, places, events or ideas ("melanie", "charity race").
+- predicate is a short verb phrase in snake_case ("ran", "works_as", "lives_in", "is_a").
+- a literal object (a number, a date, a yes/no, a quantity) carries its datatype: xsd:integer, xsd:decimal,
+  xsd:boolean, xsd:date (YYYY-MM-DD), xsd:dateTime or xsd:string.
+For every fact quote the exact words of the text it rests on, copied character for character.
+A fact you infer rather than read gets "hyp": true, a lower confidence, and "from": the ids of the
+facts it follows from.
+Mark what the text only says might, will, or did not happen with "mod": possible, planned or negated.
+Never invent a quote. Never repeat a fact."""
+
+LINES = (
+    "Answer with one JSON object per line and nothing else, no list, no prose, no code fence:\n"
+    '{"id": "f1", "s": "melanie", "p": "ran", "o": "charity race", "q": "I ran a charity race", "c": 0.95}\n'
+    '{"id": "f2", "s": "charity race", "p": "took_place_on", "o": "2023-05-20", "dt": "xsd:date", '
+    '"q": "last Saturday", "c": 0.8}\n'
+    '{"id": "f3", "s": "melanie", "p": "cares_about", "o": "mental health", "q": "for mental health", '
+    '"hyp": true, "c": 0.6, "from": ["f1"]}\n'
+    """Keys: id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from."""
+)
+
+STRUCTURED = """Answer with a JSON object {"facts": [...]} whose items have the keys
+id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from."""
+
+FACTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "facts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "s": {"type": "string"},
+                    "p": {"type": "string"},
+                    "o": {"type": ["string", "number", "boolean"]},
+                    "dt": {"type": "string"},
+                    "q": {"type": "string"},
+                    "c": {"type": "number"},
+                    "mod": {"type": "string"},
+                    "hyp": {"type": "boolean"},
+                    "from": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["s", "p", "o"],
+            },
+        }
+    },
+    "required": ["facts"],
+}
+
+# Seed 001's exhaustive mode: five rhetorical apertures, run side by side over the same text.
+APERTURES: dict[str, str] = {
+    "surface": "Extract every fact the text states outright: who did what, when, where, how many.",
+    "linguistic": "Extract what the wording itself carries: who speaks to whom, tense and mood, sentiment, "
+    "register, speech acts (a promise, a question, a request), names and how people refer to each other.",
+    "presupposition": "Extract what the text takes for granted without saying it: things that must already "
+    "exist or be true for it to make sense (a 'new' job implies an old one; 'again' implies before).",
+    "inferential": "Extract what follows from the text with high likelihood: causes, consequences, plans, "
+    "relationships between the people and things in it. Mark each with hyp and from.",
+    "conceivable": "Extract what the text makes plausible but does not settle: likely preferences, habits, "
+    "intentions and circumstances. Mark each with hyp, a modest confidence and from.",
+}
+
+DEEP = """Earlier passes over this same text already found the facts below. Find only facts they missed:
+finer detail, dates and places, quantities, relations between the things already named, what the wording
+implies. Do not repeat any of them; repeats are dropped. If nothing is left, answer with nothing."""
+
+
+def known_facts_block(facts: Sequence[Fact], max_chars: int) -> str:
+    """The latest facts found so far as `id: subject | predicate | object` lines, newest kept when
+    the block would pass max_chars (seed 001 capped by count and let early facts fall out too)."""
+    lines: list[str] = []
+    used = 0
+    for number in range(len(facts), 0, -1):
+        line = f"k{number}: {facts[number - 1].line()}"
+        if used + len(line) + 1 > max_chars:
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(reversed(lines))
+
+
+def messages(
+    text: str, *, structured: bool, focus: str | None = None, known: str | None = None, context: str | None = None
+) -> list[dict[str, str]]:
+    """The chat messages for one pass over one chunk."""
+    parts = []
+    if context:
+        parts.append(f"About this text: {context}")
+    if focus:
+        parts.append(focus)
+    if known:
+        parts.append(f"{DEEP}\n\nALREADY FOUND:\n{known}")
+    parts.append(f"TEXT:\n{text}")
+    return [
+        {"role": "system", "content": f"{SYSTEM}\n\n{STRUCTURED if structured else LINES}"},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]

@@ -1,0 +1,125 @@
+"""A scripted OpenAI-compatible endpoint on a real socket: tests queue the replies it gives, and
+donto's production client talks to it over HTTP like to any server.
+
+Each queued `Reply` is served once, in order, to POST /v1/chat/completions; with none left, the
+server answers `default` (an empty completion). Every request body is kept in `requests`."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    content: str = ""
+    status: int = 200
+    finish_reason: str = "stop"
+    usage: dict[str, int] | None = field(default_factory=lambda: {"prompt_tokens": 100, "completion_tokens": 50})
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+    refuse_response_format: bool = False  # answer 400 when the request carries response_format
+    body: str | None = None  # a raw body instead of a completion
+
+
+def lines(*facts: dict[str, Any]) -> str:
+    """Facts as the JSON lines the prompt asks for."""
+    return "\n".join(json.dumps(f) for f in facts)
+
+
+class ScriptedLLM:
+    def __init__(self) -> None:
+        self.replies: deque[Reply] = deque()
+        self.requests: list[dict[str, Any]] = []
+        self.default = Reply("")
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def queue(self, *replies: Reply | str) -> None:
+        for r in replies:
+            self.replies.append(r if isinstance(r, Reply) else Reply(r))
+
+    def _next(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            self.requests.append(body)
+            return self.replies.popleft() if self.replies else self.default
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        llm = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:  # keep test output clean
+                pass
+
+            def do_GET(self) -> None:
+                self._send(200, json.dumps({"data": [{"id": "scripted", "object": "model"}]}))
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                reply = llm._next(body)
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                if reply.refuse_response_format and "response_format" in body:
+                    llm.replies.appendleft(reply)  # served again to the retry without response_format
+                    self._send(400, json.dumps({"error": {"message": "response_format is not supported"}}))
+                    return
+                if reply.body is not None or reply.status != 200:
+                    self._send(reply.status, reply.body or json.dumps({"error": "scripted"}), reply.headers)
+                    return
+                completion: dict[str, Any] = {
+                    "id": "cmpl-1",
+                    "object": "chat.completion",
+                    "model": body.get("model", "scripted"),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": reply.content},
+                            "finish_reason": reply.finish_reason,
+                        }
+                    ],
+                }
+                if reply.usage is not None:
+                    completion["usage"] = {**reply.usage, "total_tokens": sum(reply.usage.values())}
+                self._send(200, json.dumps(completion), reply.headers)
+
+            def _send(self, status: int, text: str, headers: dict[str, str] | None = None) -> None:
+                data = text.encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    for k, v in (headers or {}).items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout test)
+                    pass
+
+        return Handler
+
+    def start(self) -> None:
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@contextmanager
+def scripted_llm() -> Iterator[ScriptedLLM]:
+    server = ScriptedLLM()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
