@@ -15,5 +15,5 @@ RETURN c {.id, .subject, .predicate, .object, .objectKind, .objectDatatype, .con
        [(x)-[:SUPPORTS]->(c) | x.id] AS supportedBy,
        [(x)-[:CONTRADICTS]->(c) | x.id] AS contradictedBy,
        [(x)-[:SUPERSEDES]->(c) | x.id] AS supersededBy,
-       [(c)-[:EVIDENCED_BY]->(s:Span)-[:IN]->(d:Document) |
+       [(c)-[:EVIDENCED_BY]->(s:Span)-[:IN]->(d:Document|Turn) |
           {spanId: s.id, documentId: d.id, start: s.start, end: s.end, text: s.text}] AS evidence

@@ -32,7 +32,7 @@ class EntityPath:
 @dataclass(frozen=True)
 class GraphNode:
     id: str  # '<kind>:<key>'
-    kind: str  # Claim | Entity | Span | Document
+    kind: str  # Claim | Entity | Span | Document | Turn
     label: str
     properties: dict[str, Any]
 
@@ -117,11 +117,11 @@ class ExploreService:
                 nodes[eid] = GraphNode(eid, "Entity", e["key"], {"key": e["key"]})
                 relationships.add((e["role"], cid, eid))
             for ev in row["evidence"]:
-                sid, did = f"span:{ev['span']['id']}", f"document:{ev['document']['id']}"
+                source = {k: v for k, v in ev["document"].items() if v is not None}
+                kind = source.pop("kind")  # a registered Document, or an episode's Turn
+                sid, did = f"span:{ev['span']['id']}", f"{kind.lower()}:{source['id']}"
                 nodes[sid] = GraphNode(sid, "Span", ev["span"]["text"], ev["span"])
-                nodes[did] = GraphNode(
-                    did, "Document", ev["document"].get("title") or ev["document"]["id"], ev["document"]
-                )
+                nodes[did] = GraphNode(did, kind, source.get("title") or source.get("speaker") or source["id"], source)
                 relationships.update({("EVIDENCED_BY", cid, sid), ("IN", sid, did)})
             for link in row["links"]:
                 relationships.add((link["type"], cid, f"claim:{link['target']}"))

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-import neo4j
 from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
@@ -25,6 +24,7 @@ from app.temporal.instants import to_native
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+SCHEMA_TIMEOUT_S = 600.0  # awaiting index population on a large graph outlasts the query timeout
 VECTOR_INDEXES = ("turn_embedding", "turn_context_embedding", "passage_embedding", "claim_embedding")
 
 
@@ -56,11 +56,13 @@ class GraphClient:
     def read(self, work: Callable[..., T], *args: Any, name: str = "read") -> T:
         return self._session_call("execute_read", work, args, name)
 
-    def write(self, work: Callable[..., T], *args: Any, name: str = "write") -> T:
-        return self._session_call("execute_write", work, args, name)
+    def write(self, work: Callable[..., T], *args: Any, name: str = "write", timeout_s: float | None = None) -> T:
+        return self._session_call("execute_write", work, args, name, timeout_s)
 
-    def _session_call(self, method: str, work: Callable[..., T], args: tuple, name: str) -> T:
-        tagged = unit_of_work(timeout=self.timeout, metadata=self._metadata(name))(work)
+    def _session_call(
+        self, method: str, work: Callable[..., T], args: tuple, name: str, timeout_s: float | None = None
+    ) -> T:
+        tagged = unit_of_work(timeout=timeout_s or self.timeout, metadata=self._metadata(name))(work)
         try:
             with self.driver.session(database=self.database) as session:
                 return getattr(session, method)(tagged, *args)
@@ -95,9 +97,12 @@ class GraphClient:
         schema = schema_text()
         statements = schema_statements(schema)
         params = {"embedding_dimensions": embedding_dimensions}
-        with self.driver.session(database=self.database) as session:
-            for statement in statements:
-                session.run(neo4j.Query(statement, metadata=self._metadata("schema")), params).consume()
+        for statement in statements:
+            # One managed transaction each, so the driver retries a deadlock: an API and a `donto
+            # worker` started together both apply the schema (found starting two processes at once).
+            self.write(
+                lambda tx, text=statement: tx.run(text, params).consume(), name="schema", timeout_s=SCHEMA_TIMEOUT_S
+            )
         held = {
             r["name"]: r["dimensions"] for r in self.read_query("vector_index_dimensions", names=list(VECTOR_INDEXES))
         }

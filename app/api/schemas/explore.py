@@ -60,7 +60,7 @@ class EntityPathsOut(BaseModel):
 
 class GraphNodeOut(Out):
     id: str = Field(description="'<kind>:<key>', e.g. 'claim:0190...', 'entity:apple'")
-    kind: str = Field(description="Claim, Entity, Span or Document")
+    kind: str = Field(description="Claim, Entity, Span, Document or Turn")
     label: str
     properties: dict[str, Any]
 
