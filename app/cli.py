@@ -42,6 +42,24 @@ def main(argv: list[str] | None = None) -> int:
     keys.add_argument("action", choices=["create"])
     keys.add_argument("--workspace", required=True)
 
+    memorize = sub.add_parser("memorize", help="keep text files as documents and queue their extraction")
+    memorize.add_argument("files", nargs="+", type=Path)
+    memorize.add_argument("--workspace", default="default")
+    memorize.add_argument("--mode", choices=["single", "exhaustive", "deep"], default="single")
+    memorize.add_argument("--passes", type=int, default=3)
+    memorize.add_argument("--lens", action="append", default=[], dest="lenses")
+    memorize.add_argument(
+        "--wait",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="follow each job until it ends (the default); a worker must be running",
+    )
+
+    jobs = sub.add_parser("jobs", help="list a workspace's jobs, newest first")
+    jobs.add_argument("--workspace", default="default")
+    jobs.add_argument("--state", choices=["queued", "running", "succeeded", "failed", "cancelled"])
+    jobs.add_argument("--limit", type=int, default=20)
+
     args = parser.parse_args(argv)
     settings = load_settings()
     try:
@@ -143,6 +161,70 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
+    import time
+
+    from app.auth.keys import check_workspace
+    from app.memorize.service import MemorizeRequest
+    from app.memory import Memory
+
+    check_workspace(args.workspace)
+    with Memory(settings).open(apply_schema=False) as memory:
+        queued = []
+        for path in args.files:
+            text = path.read_text(encoding="utf-8")
+            outcome = memory.memorize.memorize(
+                args.workspace,
+                MemorizeRequest(
+                    text=text,
+                    title=path.name,
+                    mode=args.mode,
+                    passes=args.passes,
+                    lenses=tuple(args.lenses),
+                ),
+                runner="cli",
+            )
+            if outcome.job_id is None:
+                print(f"{path}: kept as document {outcome.source_id}; no extraction (DONTO_LLM_BASE_URL is unset)")
+                continue
+            print(
+                f"{path}: document {outcome.source_id}, job {outcome.job_id} queued "
+                f"(position {outcome.queue_position}, about {outcome.eta_s:.0f} s)"
+            )
+            queued.append((path, outcome.job_id))
+        for path, job_id in queued if args.wait else []:
+            shown = -1
+            while True:
+                job = memory.jobs.get(args.workspace, job_id)
+                found = sum(p.get("new", 0) for p in job.passes)
+                if len(job.passes) != shown:
+                    bar = "#" * len(job.passes)
+                    print(
+                        f"\r{path.name}: [{bar:<10}] {job.state}, {len(job.passes)} passes, {found} facts",
+                        end="",
+                        flush=True,
+                    )
+                    shown = len(job.passes)
+                if job.state in ("succeeded", "failed", "cancelled"):
+                    print(f"\r{path.name}: {job.state}: {job.summary or job.error}" + " " * 20)
+                    break
+                time.sleep(1)
+    return 0
+
+
+def cmd_jobs(settings: Settings, args: argparse.Namespace) -> int:
+    from app.memory import Memory
+
+    with Memory(settings).open(apply_schema=False) as memory:
+        for job in memory.jobs.page(args.workspace, args.state, None, args.limit):
+            facts = job.summary.get("facts", "")
+            print(
+                f"{job.id}  {job.state:<9}  {job.mode:<10}  {job.created_at:%Y-%m-%d %H:%M:%S}  "
+                f"attempts {job.attempts}/{job.max_attempts}  {facts} facts  {job.error or ''}"
+            )
+    return 0
+
+
 def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
     from app.memory import Memory
 
@@ -176,6 +258,8 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "schema": cmd_schema,
     "keys": cmd_keys,
     "reembed": cmd_reembed,
+    "memorize": cmd_memorize,
+    "jobs": cmd_jobs,
 }
 
 if __name__ == "__main__":

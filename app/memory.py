@@ -27,7 +27,10 @@ from app.episodes.service import EpisodeService
 from app.explore.service import ExploreService
 from app.graph.client import GraphClient
 from app.jobs.claim_embeddings import ClaimEmbeddings
-from app.jobs.worker import Workers
+from app.jobs.extraction import ExtractionJobs
+from app.jobs.store import JobStore
+from app.jobs.worker import JobKind, Workers
+from app.memorize.service import MemorizeService
 from app.predicates.service import PredicateService
 from app.recall.service import RecallService
 from app.settings import Settings
@@ -50,8 +53,15 @@ class Memory:
         self.episodes = EpisodeService(self.graph, self.encoder)
         self.claim_embeddings = ClaimEmbeddings(self.graph, self.encoder)
         self.recall = RecallService(self.graph, self.encoder, self.walk, self.claim_embeddings)
+        self.jobs = JobStore(self.graph, settings.llm.lease_s)
+        self.memorize = MemorizeService(
+            self.graph, settings.llm, self.documents, self.claims, self.predicates, self.jobs
+        )
 
-        self.workers = Workers([self.claim_embeddings])
+        kinds: list[JobKind] = [self.claim_embeddings]
+        if settings.llm.configured:  # with no endpoint no extraction job is ever queued
+            kinds.append(ExtractionJobs(self.jobs, self.memorize))
+        self.workers = Workers(kinds)
 
     # -- lifecycle ----------------------------------------------------------------------------
 

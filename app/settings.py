@@ -7,11 +7,13 @@ Groups and their variables:
 - ApiSettings         DONTO_API_KEY (admin key), DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES,
                       DONTO_RUN_WORKERS, ...
 - EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
+- LLMSettings         DONTO_LLM_BASE_URL, DONTO_LLM_MODEL, DONTO_LLM_API_KEY, DONTO_LLM_TIMEOUT_S, ...
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -72,11 +74,34 @@ class EmbeddingSettings(BaseSettings):
     batch_size: int = 64
 
 
+class LLMSettings(BaseSettings):
+    """An OpenAI-compatible chat-completions endpoint for extraction (vLLM, Ollama, llama.cpp's
+    server, LM Studio, OpenAI). Unset base_url: no extraction runs, and nothing else changes."""
+
+    model_config = SettingsConfigDict(env_prefix="DONTO_LLM_", extra="ignore")
+
+    base_url: str | None = None  # up to and including /v1
+    model: str = "default"
+    api_key: SecretStr | None = None
+    timeout_s: float = 300.0
+    max_retries: int = 4
+    max_tokens: int = 12_000
+    temperature: float = 0.2
+    structured_output: Literal["auto", "never"] = "auto"
+    job_attempts: int = 3  # a job whose worker failed or died is run this many times at most
+    lease_s: float = 120.0  # a running job's lease; its worker renews it, a dead worker's lapses
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url)
+
+
 class Settings(BaseModel):
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     local_neo4j: LocalNeo4jSettings = Field(default_factory=LocalNeo4jSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
 
     @property
     def uses_local_neo4j(self) -> bool:

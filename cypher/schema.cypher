@@ -1,8 +1,8 @@
 // donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
-// schema-version: 2
+// schema-version: 3
 // Every statement is IF [NOT] EXISTS or MERGE, so applying twice changes nothing.
 // Version 2 added the session and speaker-aware full-text indexes: a graph written under version 1
-// gets the texts they read from `donto reembed`.
+// gets the texts they read from `donto reembed`. Version 3 added the job queue (:Job, :JobPass).
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
@@ -69,6 +69,14 @@ CREATE FULLTEXT INDEX recall_search IF NOT EXISTS FOR (n:Turn|Passage|Claim) ON 
 // conversation rank that conversation (BM25 over the session as one document).
 CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (s:Session) ON EACH [s.text]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+
+// Jobs: durable background work (extraction), one node per job, claimed by workers under a lease.
+// state: queued | running | succeeded | failed | cancelled. Each pass of an extraction job is a
+// (:JobPass) with its yields and raw replies: (:Job)-[:HAS_PASS]->(:JobPass), and the claims it
+// wrote or found again: (:Job)-[:EXTRACTED]->(:Claim).
+CREATE CONSTRAINT job_id IF NOT EXISTS FOR (j:Job) REQUIRE j.id IS UNIQUE;
+CREATE INDEX job_state_created IF NOT EXISTS FOR (j:Job) ON (j.state, j.createdAt);
+CREATE INDEX job_workspace_created IF NOT EXISTS FOR (j:Job) ON (j.workspace, j.createdAt);
 
 // Last: wait (up to 300 s) until every index above is online, so nothing reads a half-built one.
 CALL db.awaitIndexes(300);

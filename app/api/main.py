@@ -10,11 +10,22 @@ from fastapi import FastAPI
 
 from app.api import errors
 from app.api.body_limit import BodySizeLimit
-from app.api.routers import claims, documents, episodes, explore, health, predicates, recall, walk
+from app.api.routers import (
+    claims,
+    documents,
+    episodes,
+    explore,
+    health,
+    jobs,
+    memorize,
+    predicates,
+    recall,
+    walk,
+)
 from app.memory import Memory
 from app.settings import APP_VERSION, Settings, load_settings
 
-ROUTERS = (health, walk, claims, predicates, documents, episodes, recall, explore)
+ROUTERS = (health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

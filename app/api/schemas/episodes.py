@@ -24,6 +24,7 @@ class TurnIn(Strict):
 class EpisodeIn(Strict):
     session: SessionIn
     turns: list[TurnIn] = Field(min_length=1, max_length=2000)
+    extract: bool = Field(default=False, description="queue an extraction job over the session (needs an LLM)")
 
 
 class TurnOutcomeOut(BaseModel):
@@ -36,3 +37,4 @@ class EpisodeOut(BaseModel):
     recorded_at: str
     session_id: str
     turns: list[TurnOutcomeOut]
+    extraction_job_id: str | None = Field(default=None, description="with extract: the queued job")

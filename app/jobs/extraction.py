@@ -1,0 +1,33 @@
+"""Extraction jobs, the second job kind: claim the oldest queued job (or one whose worker died),
+run it through the memorize service while its lease is kept alive, then claim the next."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+from app.ids import uuid7
+from app.jobs.store import JobStore
+from app.memorize.service import MemorizeService
+
+
+def worker_id() -> str:
+    """Unique per process and start: host, pid and a random tail."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid7()[-12:]}"
+
+
+class ExtractionJobs:
+    name = "extraction"
+
+    def __init__(self, jobs: JobStore, memorize: MemorizeService, worker: str | None = None):
+        self.jobs = jobs
+        self.memorize = memorize
+        self.worker = worker or worker_id()
+
+    def run_once(self) -> int:
+        job = self.jobs.claim(self.worker)
+        if job is None:
+            return 0
+        with self.jobs.held(job.id, self.worker) as check:
+            self.memorize.run(job, self.worker, check)
+        return 1

@@ -1,0 +1,344 @@
+"""Memorize: text in, claims with evidence out, through the extraction library and the job queue.
+
+The text is always kept first, as a registered document (or it already is one, or an episode
+session), so every claim has something to be evidenced by. Then an extraction job reads it:
+`extraction.Extractor` finds candidate facts and anchors their quotes; this service turns them
+into claims. A fact's quote becomes an EVIDENCED_BY span (in the document, or in the very turn of
+a session it quotes); a fact the model inferred from others gets DERIVED_FROM edges to them; a
+predicate that names a registered predicate or one of its aliases takes the registered name; a
+modality other than "asserted" becomes the claim's context (so "did not run" never reads as "ran").
+Claims are written through the claim service, so a fact already known (same content key) is not
+written again: a retried job writes no duplicates. The job links every claim it wrote or found
+again with (:Job)-[:EXTRACTED]->(:Claim), and records each pass's yields and raw replies.
+
+With no LLM endpoint configured nothing fails: the text is kept and the answer says that no
+extraction ran."""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Literal, cast
+
+from app.claims.models import Evidence, NewClaim
+from app.claims.models import Literal as TypedLiteral
+from app.claims.service import ClaimService
+from app.documents.service import DocumentService
+from app.errors import InvalidInput
+from app.graph.client import GraphClient
+from app.jobs.store import ClaimedJob, JobHalted, JobStore
+from app.predicates.service import PredicateService
+from app.settings import LLMSettings
+from extraction.engine import MAX_PASSES, MODES, ExtractionResult, Extractor, FoundFact, PassReport
+from extraction.llm import ChatClient, LLMConfig
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 1000  # claims per write transaction
+MAX_LITERAL_CHARS = 4096  # literals are indexed; Neo4j's range index keys stop near 8 kB
+UNANCHORED_CONFIDENCE = 0.5  # the most an extracted fact with no quote found in the source keeps
+DEFAULT_ETA_S = 60.0  # a job's guessed duration before this workspace has finished any
+
+
+@dataclass(frozen=True)
+class MemorizeRequest:
+    text: str | None = None
+    document_id: str | None = None
+    session_id: str | None = None
+    title: str | None = None
+    mode: str = "single"
+    passes: int = 3
+    lenses: tuple[str, ...] = ()
+    run_async: bool = True
+
+
+SourceKind = Literal["document", "session"]
+ExtractionState = Literal["queued", "running", "succeeded", "failed", "cancelled", "not_configured"]
+
+
+@dataclass(frozen=True)
+class MemorizeOutcome:
+    source_kind: SourceKind
+    source_id: str
+    extraction: ExtractionState
+    job_id: str | None = None
+    queue_position: int | None = None
+    eta_s: float | None = None
+    summary: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class _Source:
+    text: str
+    segments: list[tuple[int, int, str]]  # (start, end, evidence target id) in `text`
+
+
+class MemorizeService:
+    def __init__(
+        self,
+        graph: GraphClient,
+        llm: LLMSettings,
+        documents: DocumentService,
+        claims: ClaimService,
+        predicates: PredicateService,
+        jobs: JobStore,
+    ):
+        self.graph = graph
+        self.llm = llm
+        self.documents = documents
+        self.claims = claims
+        self.predicates = predicates
+        self.jobs = jobs
+
+    # -- the request ----------------------------------------------------------------------------
+
+    def memorize(self, workspace: str, request: MemorizeRequest, runner: str) -> MemorizeOutcome:
+        """Keep the text, then queue its extraction (or, not async, run it now as `runner`)."""
+        if request.mode not in MODES:
+            raise InvalidInput(f"mode is one of {', '.join(MODES)}", field="mode")
+        if not 1 <= request.passes <= MAX_PASSES:
+            raise InvalidInput(f"passes is between 1 and {MAX_PASSES}", field="passes")
+        source_kind, source_id = self._keep(workspace, request)
+        if not self.llm.configured:
+            return MemorizeOutcome(source_kind, source_id, "not_configured")
+        job_request = {
+            "mode": request.mode,
+            "passes": request.passes,
+            "lenses": list(request.lenses),
+            "source_kind": source_kind,
+            "source_id": source_id,
+        }
+        job_id, position = self.jobs.create(
+            workspace,
+            "extract",
+            job_request,
+            request.mode,
+            source_kind,
+            source_id,
+            self.llm.job_attempts,
+            run_by=None if request.run_async else runner,
+        )
+        if request.run_async:
+            return MemorizeOutcome(source_kind, source_id, "queued", job_id, position, self._eta(workspace, position))
+        job = ClaimedJob(job_id, workspace, "extract", job_request, request.mode, source_kind, source_id, 1)
+        with self.jobs.held(job_id, runner) as check:
+            self.run(job, runner, check)
+        view = self.jobs.get(workspace, job_id)
+        return MemorizeOutcome(
+            source_kind, source_id, cast(ExtractionState, view.state), job_id, None, None, view.summary
+        )
+
+    def _keep(self, workspace: str, request: MemorizeRequest) -> tuple[SourceKind, str]:
+        given = [name for name in ("text", "document_id", "session_id") if getattr(request, name) is not None]
+        if len(given) != 1:
+            raise InvalidInput("give exactly one of text, document_id or session_id", field=(given or ["text"])[-1])
+        if request.text is not None:
+            return "document", self.documents.register(workspace, request.text, request.title, "memorize").id
+        if request.document_id is not None:
+            if not self.graph.read_query("documents_text", workspace=workspace, ids=[request.document_id]):
+                raise InvalidInput(f"no document {request.document_id!r} in this workspace", field="document_id")
+            return "document", request.document_id
+        assert request.session_id is not None
+        if not self.graph.read_query("session_source_text", workspace=workspace, session_id=request.session_id):
+            raise InvalidInput(f"no session {request.session_id!r} with turns in this workspace", field="session_id")
+        return "session", request.session_id
+
+    def _eta(self, workspace: str, position: int) -> float:
+        recent = self.jobs.recent_seconds(workspace)
+        return round(position * (statistics.median(recent) if recent else DEFAULT_ETA_S), 1)
+
+    # -- the job --------------------------------------------------------------------------------
+
+    def run(self, job: ClaimedJob, worker: str, check: Callable[[], None] = lambda: None) -> None:
+        """Run one extraction job that `worker` holds, and end it. `check` raises JobHalted when the
+        job was cancelled or taken over (JobStore.held's heartbeat finds out); it is asked between passes."""
+        started = time.perf_counter()
+        request = job.request
+        try:
+            source = self._source(job.workspace, job.source_kind, job.source_id)
+            seq = 0
+
+            def on_pass(report: PassReport) -> None:
+                nonlocal seq
+                seq += 1
+                self.jobs.record_pass(job.id, job.attempt, _pass_row(seq, report))
+                check()
+
+            with ChatClient(self._llm_config()) as client:
+                result = Extractor(client).extract(
+                    source.text,
+                    request["mode"],
+                    passes=request["passes"],
+                    lenses=request.get("lenses") or (),
+                    on_pass=on_pass,
+                )
+            check()
+            summary = self._write(job, source, result)
+        except JobHalted:
+            self.jobs.finish(job.id, worker, "cancelled", "cancelled by request")
+            return
+        except Exception as exc:  # a failed run is queued again while attempts remain; the reason is kept
+            log.exception("extraction job %s, attempt %d", job.id, job.attempt)
+            again = job.attempt < self.llm.job_attempts
+            self.jobs.finish(job.id, worker, "queued" if again else "failed", f"{type(exc).__name__}: {exc}")
+            return
+        summary["elapsedS"] = round(time.perf_counter() - started, 2)
+        state = "succeeded" if summary["facts"] or not summary["passesFailed"] else "failed"
+        error = None if state == "succeeded" else "every pass failed; see the passes"
+        self.jobs.finish(job.id, worker, state, error, summary)
+
+    def _llm_config(self) -> LLMConfig:
+        s = self.llm
+        assert s.base_url is not None
+        return LLMConfig(
+            base_url=s.base_url,
+            model=s.model,
+            api_key=s.api_key.get_secret_value() if s.api_key else None,
+            timeout_s=s.timeout_s,
+            max_retries=s.max_retries,
+            max_tokens=s.max_tokens,
+            temperature=s.temperature,
+            structured_output=s.structured_output,
+        )
+
+    def _source(self, workspace: str, kind: str, source_id: str) -> _Source:
+        if kind == "document":
+            rows = self.graph.read_query("documents_text", workspace=workspace, ids=[source_id])
+            if not rows:
+                raise InvalidInput(f"no document {source_id!r} in this workspace", field="document_id")
+            text = rows[0]["text"]
+            return _Source(text, [(0, len(text), source_id)])
+        parts: list[str] = []
+        segments: list[tuple[int, int, str]] = []
+        at = 0
+        for turn in self.graph.read_query("session_source_text", workspace=workspace, session_id=source_id):
+            prefix = f"{turn['speaker']}: "
+            start = at + len(prefix)
+            parts.append(prefix + turn["text"])
+            segments.append((start, start + len(turn["text"]), turn["turnId"]))
+            at = start + len(turn["text"]) + 1  # the line break between turns
+        return _Source("\n".join(parts), segments)
+
+    def _write(self, job: ClaimedJob, source: _Source, result: ExtractionResult) -> dict[str, Any]:
+        aligned = self._predicate_names(job.workspace)
+        new_claims = [self._claim(f, source, aligned) for f in result.facts]
+        ids: list[str | None] = [None] * len(result.facts)
+        created: list[bool] = [False] * len(result.facts)
+        for layer in _layers(result.facts):  # premises are written before the facts derived from them
+            batch = []
+            for i in layer:
+                premises = tuple(p for p in (ids[j] for j in result.facts[i].premises) if p is not None)
+                batch.append((i, replace(new_claims[i], derived_from=premises)))
+            for start in range(0, len(batch), MAX_BATCH):
+                part = batch[start : start + MAX_BATCH]
+                written = self.claims.write(job.workspace, [claim for _, claim in part])
+                for (i, _), outcome in zip(part, written.claims):
+                    ids[i], created[i] = outcome.id, outcome.created
+        self.jobs.link_claims(
+            job.id,
+            job.workspace,
+            [
+                {
+                    "claimId": ids[i],
+                    "pass": f.pass_label,
+                    "modality": f.fact.modality,
+                    "hypothesisOnly": f.fact.hypothesis_only,
+                    "anchored": new_claims[i].evidence != (),
+                    "created": created[i],
+                }
+                for i, f in enumerate(result.facts)
+                if ids[i] is not None
+            ],
+        )
+        usage = result.usage
+        anchored = sum(1 for c in new_claims if c.evidence)
+        return {
+            "facts": len(result.facts),
+            "claimsCreated": sum(created),
+            "claimsExisting": len(created) - sum(created),
+            "anchored": anchored,
+            "unanchored": len(new_claims) - anchored,
+            "premises": sum(len(f.premises) for f in result.facts),
+            "promptTokens": usage.prompt_tokens,
+            "completionTokens": usage.completion_tokens,
+            "tokensEstimated": usage.estimated,
+            "passesFailed": sum(1 for r in result.passes if r.error),
+        }
+
+    def _predicate_names(self, workspace: str) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for p in self.predicates.list(workspace):
+            names[p.name] = p.name
+            for alias in p.aliases:
+                names.setdefault(alias, p.name)
+        return names
+
+    def _claim(self, found: FoundFact, source: _Source, aligned: dict[str, str]) -> NewClaim:
+        fact = found.fact
+        literal = None
+        if fact.datatype is not None:
+            try:
+                literal = TypedLiteral.parse(_typed(fact.object, fact.datatype), fact.datatype)
+            except ValueError:  # a model's "about five" as xsd:integer: kept as text
+                literal = TypedLiteral.parse(fact.object[:MAX_LITERAL_CHARS], "xsd:string")
+        evidence = _evidence(found, source)
+        confidence = fact.confidence if evidence else min(fact.confidence, UNANCHORED_CONFIDENCE)
+        return NewClaim(
+            subject=fact.subject[:512],
+            predicate=aligned.get(fact.predicate, fact.predicate)[:512],
+            object_entity=None if literal else fact.object[:512],
+            object_literal=literal,
+            context=None if fact.modality == "asserted" else fact.modality,
+            confidence=round(confidence, 3),
+            evidence=evidence,
+        )
+
+
+def _typed(value: str, datatype: str) -> Any:
+    if datatype == "xsd:integer":
+        return int(value) if value.lstrip("-").isdigit() else value
+    if datatype == "xsd:boolean":
+        return value.lower() == "true" if value.lower() in ("true", "false") else value
+    return value
+
+
+def _evidence(found: FoundFact, source: _Source) -> tuple[Evidence, ...]:
+    """The fact's anchor as a span of the document, or of the one turn it falls in."""
+    if found.anchor is None:
+        return ()
+    for start, end, target in source.segments:
+        if start <= found.anchor.start and found.anchor.end <= end:
+            return (Evidence(target, found.anchor.start - start, found.anchor.end - start),)
+    return ()  # it straddles two turns: no single turn evidences it
+
+
+def _layers(facts: list[FoundFact]) -> list[list[int]]:
+    """Fact indices in write order: each fact after every premise it has (a cycle's facts last,
+    without the links that close it)."""
+    placed: set[int] = set()
+    layers: list[list[int]] = []
+    remaining = list(range(len(facts)))
+    while remaining:
+        layer = [i for i in remaining if all(p in placed for p in facts[i].premises)]
+        if not layer:  # a cycle of premises: write the rest, each linked to what is already written
+            layer = remaining
+        layers.append(layer)
+        placed.update(layer)
+        remaining = [i for i in remaining if i not in placed]
+    return layers
+
+
+def _pass_row(seq: int, report: PassReport) -> dict[str, Any]:
+    row = asdict(report)
+    usage = row.pop("usage")
+    row.update(
+        seq=seq,
+        elapsedS=round(row.pop("elapsed_s"), 3),
+        promptTokens=usage["prompt_tokens"],
+        completionTokens=usage["completion_tokens"],
+        tokensEstimated=usage["estimated"],
+    )
+    return row

@@ -1,0 +1,9 @@
+// Asks to cancel a job. A queued job is cancelled at once; a running one is marked, and its
+// worker stops at the next pass boundary; an ended job is left as it is.
+// Parameters: $workspace, $id, $now (datetime)
+// Returns: state (after the request) — no row when the workspace has no such job
+MATCH (j:Job {id: $id}) WHERE j.workspace = $workspace
+SET j.cancelRequested = CASE WHEN j.state IN ['queued', 'running'] THEN true ELSE j.cancelRequested END
+SET j.finishedAt = CASE WHEN j.state = 'queued' THEN $now ELSE j.finishedAt END,
+    j.state = CASE WHEN j.state = 'queued' THEN 'cancelled' ELSE j.state END
+RETURN j.state AS state

@@ -1,0 +1,7 @@
+// The turns of an episode session, in order, as a memorize job reads them: each turn's id, speaker
+// and text (a turn is an evidence target of its own).
+// Parameters: $workspace, $session_id (the session's id, not its external id)
+// Returns: turnId, speaker, text — one row per turn, in order
+MATCH (s:Session {id: $session_id})-[:HAS_TURN]->(t:Turn) WHERE s.workspace = $workspace
+RETURN t.id AS turnId, t.speaker AS speaker, t.text AS text
+ORDER BY t.seq

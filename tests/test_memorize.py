@@ -1,0 +1,334 @@
+"""Memorize and the job queue, end to end: REST in, the production LLM client talking to a scripted
+OpenAI-compatible server on a real socket, claims with evidence and premises in a real Neo4j, and
+a real worker process killed mid-job."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from scripted_llm import Reply, ScriptedLLM, lines, scripted_llm
+
+from app.jobs.extraction import ExtractionJobs
+from app.memory import Memory
+from app.settings import LLMSettings, Settings
+from support import REPO, Api, claim
+
+TEXT = "Melanie: I ran a charity race for mental health last Saturday. It was 5 km and my kids cheered."
+RACE = {"id": "f1", "s": "Melanie", "p": "ran", "o": "charity race", "q": "I ran a charity race", "c": 0.95}
+KM = {"id": "f2", "s": "charity race", "p": "distance_km", "o": 5, "q": "It was 5 km", "c": 0.9}
+CARES = {
+    "id": "f3",
+    "s": "Melanie",
+    "p": "cares_about",
+    "o": "mental health",
+    "q": "for mental health",
+    "hyp": True,
+    "c": 0.6,
+    "from": ["f1"],
+}
+LEASE_S = 2.0
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[ScriptedLLM]:
+    with scripted_llm() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def llm_settings(settings: Settings, llm: ScriptedLLM) -> Settings:
+    """The suite's Neo4j, an LLM endpoint, and no background workers: tests run workers themselves."""
+    return settings.model_copy(
+        update={
+            "llm": LLMSettings(
+                base_url=llm.base_url, model="scripted", max_retries=1, lease_s=LEASE_S, structured_output="never"
+            ),
+            "api": settings.api.model_copy(update={"run_workers": False}),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def extracting(llm_settings: Settings) -> Iterator[TestClient]:
+    from app.api.main import create_app
+
+    with TestClient(create_app(llm_settings)) as client:
+        yield client
+
+
+@pytest.fixture
+def xapi(extracting, workspace) -> Api:
+    return Api(extracting, workspace)
+
+
+@pytest.fixture
+def xmemory(extracting) -> Memory:
+    return extracting.app.state.memory
+
+
+@pytest.fixture(autouse=True)
+def fresh_script(llm: ScriptedLLM) -> None:
+    llm.replies.clear()
+    llm.default = Reply("")
+
+
+def memorize(api: Api, status: int = 200, **body) -> dict:
+    response = api.post("/v1/memorize", json=body)
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def run_worker(memory: Memory, name: str = "test-worker") -> int:
+    return ExtractionJobs(memory.jobs, memory.memorize, worker=name).run_once()
+
+
+def claims_by_predicate(api: Api) -> dict[str, dict]:
+    return {c["predicate"]: c for c in api.list(limit=1000)}
+
+
+def test_without_an_llm_the_text_is_kept_and_no_extraction_runs(api: Api):
+    out = memorize(api, text=TEXT)
+    assert out["extraction"] == "not_configured" and out["job_id"] is None and out["source_kind"] == "document"
+    assert api.list() == []
+
+
+def test_memorize_now_writes_anchored_claims_with_evidence_and_premises(xapi: Api, llm: ScriptedLLM):
+    llm.queue(lines(RACE, KM, CARES))
+    out = memorize(xapi, text=TEXT, mode="single", **{"async": False})
+    assert out["extraction"] == "succeeded"
+    assert {k: out["summary"][k] for k in ("facts", "claimsCreated", "claimsExisting", "anchored", "premises")} == {
+        "facts": 3,
+        "claimsCreated": 3,
+        "claimsExisting": 0,
+        "anchored": 3,
+        "premises": 1,
+    }
+    by_predicate = claims_by_predicate(xapi)
+    race = xapi.get(f"/v1/claims/{by_predicate['ran']['id']}").json()
+    assert (race["subject"], race["object"]) == ("melanie", {"entity": "charity-race"})
+    assert race["evidence"][0]["document_id"] == out["source_id"]
+    assert race["evidence"][0]["text"] == "I ran a charity race"
+    assert by_predicate["distance_km"]["object"] == {"literal": {"value": 5, "datatype": "xsd:integer"}}
+    cares = xapi.get(f"/v1/claims/{by_predicate['cares_about']['id']}").json()
+    assert cares["derived_from"] == [race["id"]]
+    assert xapi.get(f"/v1/claims/{cares['id']}/status").json()["status"] == "UNVERIFIED"
+    xapi.post(f"/v1/claims/{race['id']}/retract")
+    assert xapi.get(f"/v1/claims/{cares['id']}/status").json()["status"] == "POTENTIALLY_STALE"
+
+
+def test_the_job_keeps_its_passes_raw_replies_and_links_to_its_claims(xapi: Api, llm: ScriptedLLM, xmemory):
+    llm.queue(lines(RACE, KM))
+    out = memorize(xapi, text=TEXT, **{"async": False})
+    job = xapi.get(f"/v1/jobs/{out['job_id']}").json()
+    assert job["state"] == "succeeded" and job["attempts"] == 1 and job["request"]["mode"] == "single"
+    [only] = job["passes"]
+    assert (only["label"], only["raw"], only["new"], only["collisions"]) == ("single", 2, 2, 0)
+    assert only["promptTokens"] == 100 and only["tokensEstimated"] is False
+    raw = xapi.get(f"/v1/jobs/{out['job_id']}/raw").json()
+    assert raw["passes"][0]["replies"] == [lines(RACE, KM)]
+    linked = xmemory.graph.read(
+        lambda tx: tx.run(
+            "MATCH (:Job {id: $id})-[e:EXTRACTED]->(c:Claim) RETURN c.predicate AS p, e.pass AS pass, e.anchored AS a",
+            id=out["job_id"],
+        ).data()
+    )
+    assert sorted((r["p"], r["pass"], r["a"]) for r in linked) == [
+        ("distance_km", "single", True),
+        ("ran", "single", True),
+    ]
+
+
+def test_a_fact_already_known_is_found_again_not_written_twice(xapi: Api, llm: ScriptedLLM):
+    xapi.write(claim("melanie", "ran", "charity-race"))
+    llm.queue(lines(RACE))
+    out = memorize(xapi, text=TEXT, **{"async": False})
+    assert (out["summary"]["claimsCreated"], out["summary"]["claimsExisting"]) == (0, 1)
+    assert len(xapi.list(predicate="ran")) == 1
+
+
+def test_predicates_take_their_registered_name_and_modality_becomes_the_context(xapi: Api, llm: ScriptedLLM):
+    xapi.put("/v1/predicates/competed_in", json={"cardinality": "many", "aliases": ["ran"]})
+    denied = {"s": "Melanie", "p": "won", "o": "charity race", "mod": "negated", "q": "I won the race", "c": 0.9}
+    llm.queue(lines(RACE, denied))
+    memorize(xapi, text=TEXT, **{"async": False})
+    by_predicate = claims_by_predicate(xapi)
+    assert "competed_in" in by_predicate and "ran" not in by_predicate
+    won = by_predicate["won"]
+    assert won["context"] == "negated" and won["confidence"] <= 0.5  # not anchored: its quote is not in the text
+    assert xapi.get(f"/v1/claims/{won['id']}").json()["evidence"] == []
+
+
+def test_a_session_is_read_turn_by_turn_and_evidence_cites_the_turn(xapi: Api, llm: ScriptedLLM):
+    episode = xapi.post(
+        "/v1/episodes",
+        json={
+            "session": {"external_id": "s1"},
+            "turns": [
+                {"external_id": "t1", "speaker": "Sam", "text": "How was your weekend?"},
+                {"external_id": "t2", "speaker": "Melanie", "text": "I ran a charity race for mental health!"},
+            ],
+        },
+    ).json()
+    llm.queue(lines(RACE))
+    out = memorize(xapi, session_id=episode["session_id"], **{"async": False})
+    assert out["source_kind"] == "session" and out["summary"]["anchored"] == 1
+    [race] = xapi.list(predicate="ran")
+    [evidence] = xapi.get(f"/v1/claims/{race['id']}").json()["evidence"]
+    turn = next(t for t in episode["turns"] if t["external_id"] == "t2")
+    assert evidence["document_id"] == turn["id"] and (evidence["start"], evidence["end"]) == (0, 20)
+    drawn = xapi.get(f"/v1/claims/{race['id']}/neighbourhood").json()
+    assert {"type": "IN", "start": f"span:{evidence['span_id']}", "end": f"turn:{turn['id']}"} in drawn["relationships"]
+    assert any(n["id"] == f"turn:{turn['id']}" and n["kind"] == "Turn" for n in drawn["nodes"])
+
+
+def test_an_async_job_is_queued_then_run_by_a_worker(xapi: Api, llm: ScriptedLLM, xmemory):
+    out = memorize(xapi, 202, text=TEXT, mode="deep", passes=3)
+    assert out["extraction"] == "queued" and out["queue_position"] >= 1 and out["eta_s"] > 0
+    assert xapi.get(f"/v1/jobs/{out['job_id']}").json()["state"] == "queued"
+    llm.queue(lines(RACE), lines(RACE, KM), lines(KM), lines(RACE))
+    while run_worker(xmemory):  # this job, and any other queued before it
+        if xapi.get(f"/v1/jobs/{out['job_id']}").json()["state"] != "queued":
+            break
+    job = xapi.get(f"/v1/jobs/{out['job_id']}").json()
+    assert job["state"] == "succeeded", job
+    assert [(p["label"], p["new"], p["collisions"]) for p in job["passes"]] == [
+        ("pass_1", 1, 0),
+        ("pass_2", 1, 1),
+        ("pass_3", 0, 1),
+    ]
+    listed = xapi.get("/v1/jobs", params={"state": "succeeded"}).json()["jobs"]
+    assert out["job_id"] in [j["id"] for j in listed]
+
+
+def test_a_queued_job_can_be_cancelled_and_no_worker_runs_it(xapi: Api, xmemory):
+    out = memorize(xapi, 202, text=TEXT)
+    assert xapi.post(f"/v1/jobs/{out['job_id']}/cancel").json() == {"id": out["job_id"], "state": "cancelled"}
+    job = xapi.get(f"/v1/jobs/{out['job_id']}").json()
+    assert job["state"] == "cancelled" and job["cancel_requested"] and job["finished_at"]
+
+
+def test_jobs_are_private_to_their_workspace(xapi: Api, extracting):
+    out = memorize(xapi, 202, text=TEXT)
+    xapi.post(f"/v1/jobs/{out['job_id']}/cancel")
+    other = Api(extracting, xapi.workspace + "-other")
+    assert other.get(f"/v1/jobs/{out['job_id']}").status_code == 404
+    assert other.get(f"/v1/jobs/{out['job_id']}/raw").status_code == 404
+    assert other.post(f"/v1/jobs/{out['job_id']}/cancel").status_code == 404
+    assert other.get("/v1/jobs").json()["jobs"] == []
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({}, "text"),
+        ({"text": "a", "document_id": "d"}, "document_id"),
+        ({"text": "a", "mode": "telepathic"}, "mode"),
+        ({"text": "a", "passes": 11}, "passes"),
+        ({"text": "   "}, "text"),
+        ({"document_id": "no-such-document"}, "document_id"),
+        ({"session_id": "no-such-session"}, "session_id"),
+        ({"text": "a", "lenses": [""]}, "lenses[0]"),
+    ],
+)
+def test_bad_memorize_requests_name_the_field_and_keep_nothing(xapi: Api, body, field):
+    response = xapi.post("/v1/memorize", json=body)
+    assert response.status_code == 422 and response.json()["error"]["field"] == field, response.text
+    assert xapi.get("/v1/jobs").json()["jobs"] == []
+
+
+def test_a_job_whose_worker_is_killed_finishes_in_another_with_no_duplicate_claims(
+    xapi: Api, llm: ScriptedLLM, xmemory, llm_settings: Settings
+):
+    out = memorize(xapi, 202, text=TEXT, mode="deep", passes=3)
+    # The first worker gets a quick first pass, then a reply slow enough to be killed in.
+    llm.queue(lines(RACE, KM), Reply(lines(CARES), delay_s=30))
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "worker"],
+        cwd=REPO,
+        env=worker_env(llm_settings),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not xapi.get(f"/v1/jobs/{out['job_id']}").json()["passes"]:
+            assert time.monotonic() < deadline and worker.poll() is None, "the worker never ran a pass"
+            time.sleep(0.2)
+    finally:
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.wait()
+    assert xapi.get(f"/v1/jobs/{out['job_id']}").json()["state"] == "running"
+    llm.replies.clear()
+    llm.queue(lines(RACE, KM), lines(CARES), lines(RACE))
+    time.sleep(LEASE_S + 0.5)  # the dead worker's lease lapses
+    assert run_worker(xmemory, "survivor") == 1
+    job = xapi.get(f"/v1/jobs/{out['job_id']}").json()
+    assert job["state"] == "succeeded" and job["attempts"] == 2
+    assert sorted(c["predicate"] for c in xapi.list()) == ["cares_about", "distance_km", "ran"]
+    assert {p["attempt"] for p in job["passes"]} == {1, 2}
+
+
+def worker_env(settings: Settings) -> dict[str, str]:
+    assert settings.neo4j.uri and settings.llm.base_url
+    return {
+        **os.environ,
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_USER": settings.neo4j.user,
+        "NEO4J_PASSWORD": settings.neo4j.password.get_secret_value(),
+        "DONTO_LLM_BASE_URL": settings.llm.base_url,
+        "DONTO_LLM_MODEL": "scripted",
+        "DONTO_LLM_LEASE_S": str(LEASE_S),
+        "DONTO_LLM_MAX_RETRIES": "0",
+        "DONTO_LLM_STRUCTURED_OUTPUT": "never",
+        "DONTO_TEST_RUN": uuid.uuid4().hex,
+    }
+
+
+def test_the_command_line_memorizes_files_and_lists_jobs(
+    xapi: Api, llm: ScriptedLLM, xmemory, llm_settings, monkeypatch, capsys, tmp_path
+):
+    from app.cli import main as donto
+
+    for name, value in worker_env(llm_settings).items():
+        if name.startswith(("NEO4J_", "DONTO_LLM_")):
+            monkeypatch.setenv(name, value)
+    note = tmp_path / "race.txt"
+    note.write_text(TEXT)
+    assert donto(["memorize", str(note), "--workspace", xapi.workspace, "--no-wait"]) == 0
+    assert "job" in capsys.readouterr().out
+    [job] = xapi.get("/v1/jobs").json()["jobs"]
+    assert job["state"] == "queued" and job["request"]["mode"] == "single"
+    llm.queue(lines(RACE))
+    while run_worker(xmemory):
+        if xapi.get(f"/v1/jobs/{job['id']}").json()["state"] != "queued":
+            break
+    assert donto(["jobs", "--workspace", xapi.workspace]) == 0
+    listing = capsys.readouterr().out
+    assert job["id"] in listing and "succeeded" in listing and "1 facts" in listing
+
+
+def test_an_episode_posted_with_extract_queues_a_job_over_its_session(xapi: Api, llm: ScriptedLLM, xmemory):
+    episode = xapi.post(
+        "/v1/episodes",
+        json={
+            "session": {"external_id": "auto"},
+            "extract": True,
+            "turns": [{"external_id": "t1", "speaker": "Melanie", "text": "I ran a charity race for mental health!"}],
+        },
+    ).json()
+    job = xapi.get(f"/v1/jobs/{episode['extraction_job_id']}").json()
+    assert job["state"] == "queued" and (job["source_kind"], job["source_id"]) == ("session", episode["session_id"])
+    llm.queue(lines(RACE))
+    while run_worker(xmemory):
+        if xapi.get(f"/v1/jobs/{job['id']}").json()["state"] != "queued":
+            break
+    assert xapi.get(f"/v1/jobs/{job['id']}").json()["state"] == "succeeded"
+    assert [c["predicate"] for c in xapi.list()] == ["ran"]
