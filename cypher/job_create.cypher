@@ -24,4 +24,10 @@ CALL (j) {
   RETURN d AS source
 }
 MERGE (j)-[:READS]->(source)
+WITH j
+CALL (j) {  // a queued job waits in its workspace's lane
+  WITH j WHERE j.state = 'queued'
+  MERGE (lane:JobLane {workspace: j.workspace})
+  SET lane.queued = coalesce(lane.queued, 0) + 1
+}
 RETURN j.id AS id, j.createdAt AS createdAt

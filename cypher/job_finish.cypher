@@ -8,4 +8,10 @@ WHERE j.state = 'running' AND j.leaseOwner = $worker
 SET j.state = $state, j.error = $error, j.leaseOwner = null, j.leaseUntil = null,
     j.finishedAt = CASE WHEN $state = 'queued' THEN null ELSE $now END
 SET j += coalesce($summary, {})
+WITH j
+CALL (j) {  // back in the queue: back in its lane
+  WITH j WHERE j.state = 'queued'
+  MERGE (lane:JobLane {workspace: j.workspace})
+  SET lane.queued = coalesce(lane.queued, 0) + 1
+}
 RETURN j.state AS state

@@ -77,6 +77,10 @@ CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (s:Session) ON EACH [s.text
 CREATE CONSTRAINT job_id IF NOT EXISTS FOR (j:Job) REQUIRE j.id IS UNIQUE;
 CREATE INDEX job_state_created IF NOT EXISTS FOR (j:Job) ON (j.state, j.createdAt);
 CREATE INDEX job_workspace_created IF NOT EXISTS FOR (j:Job) ON (j.workspace, j.createdAt);
+// One (:JobLane) per workspace with queued work: how many of its jobs wait, and when a worker last
+// started one, so workers serve workspaces in turn and one tenant's burst cannot starve another.
+CREATE CONSTRAINT job_lane_workspace IF NOT EXISTS FOR (l:JobLane) REQUIRE l.workspace IS UNIQUE;
+CREATE INDEX job_lane_queued IF NOT EXISTS FOR (l:JobLane) ON (l.queued);
 
 // Last: wait (up to 300 s) until every index above is online, so nothing reads a half-built one.
 CALL db.awaitIndexes(300);

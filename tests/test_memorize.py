@@ -332,3 +332,39 @@ def test_an_episode_posted_with_extract_queues_a_job_over_its_session(xapi: Api,
             break
     assert xapi.get(f"/v1/jobs/{job['id']}").json()["state"] == "succeeded"
     assert [c["predicate"] for c in xapi.list()] == ["ran"]
+
+
+def test_workers_racing_for_the_queue_run_each_job_exactly_once(xapi: Api, llm: ScriptedLLM, xmemory):
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = [memorize(xapi, 202, text=f"{TEXT} ({i})")["job_id"] for i in range(6)]
+    llm.default = Reply(lines(RACE), delay_s=0.05)
+
+    def drain(name: str) -> int:
+        ran = 0
+        while run_worker(xmemory, name):
+            ran += 1
+        return ran
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        ran = sum(pool.map(drain, ["racer-a", "racer-b", "racer-c"]))
+    states = [xapi.get(f"/v1/jobs/{j}").json() for j in jobs]
+    assert ran == 6 and all(s["state"] == "succeeded" and s["attempts"] == 1 for s in states)
+    assert all(len(s["passes"]) == 1 for s in states)  # no job's pass was recorded by two workers
+
+
+def test_workspaces_take_turns_so_one_tenants_burst_does_not_starve_another(extracting, llm: ScriptedLLM, xmemory):
+    flood, quiet = Api(extracting, "flood-" + uuid.uuid4().hex[:8]), Api(extracting, "quiet-" + uuid.uuid4().hex[:8])
+    flooded = [memorize(flood, 202, text=f"{TEXT} ({i})")["job_id"] for i in range(5)]
+    waiting = memorize(quiet, 202, text=TEXT)
+    assert waiting["queue_position"] == 6  # behind the burst by age ...
+    llm.default = Reply(lines(RACE))
+    order = []
+    while run_worker(xmemory, "fair"):
+        order += [
+            j["id"]
+            for j in [*flood.get("/v1/jobs").json()["jobs"], *quiet.get("/v1/jobs").json()["jobs"]]
+            if j["state"] == "succeeded" and j["id"] not in order
+        ]
+    assert order.index(waiting["job_id"]) <= 1  # ... but served in turn: first or second, not sixth
+    assert set(order) == {*flooded, waiting["job_id"]}
