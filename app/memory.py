@@ -55,7 +55,7 @@ class Memory:
         self.recall = RecallService(self.graph, self.encoder, self.walk, self.claim_embeddings)
         self.jobs = JobStore(self.graph, settings.llm.lease_s)
         self.memorize = MemorizeService(
-            self.graph, settings.llm, self.documents, self.claims, self.predicates, self.jobs
+            self.graph, settings.llm, self.documents, self.claims, self.predicates, self.jobs, self.encoder
         )
 
         kinds: list[JobKind] = [self.claim_embeddings]

@@ -368,3 +368,35 @@ def test_workspaces_take_turns_so_one_tenants_burst_does_not_starve_another(extr
         ]
     assert order.index(waiting["job_id"]) <= 1  # ... but served in turn: first or second, not sixth
     assert set(order) == {*flooded, waiting["job_id"]}
+
+
+def test_a_paraphrase_corroborates_the_claim_it_restates_but_values_and_negations_never_merge(
+    xapi: Api, llm: ScriptedLLM, xmemory
+):
+    xapi.write(
+        claim("melanie", "likes", "pottery"),
+        claim("charity-race", "distance_km", object={"literal": {"value": 10, "datatype": "xsd:integer"}}),
+    )
+    enjoys = {"s": "Melanie", "p": "enjoys", "o": "pottery", "q": "I ran a charity race"}
+    dislikes = {"s": "Melanie", "p": "dislikes", "o": "pottery", "q": "I ran"}
+    never = {"s": "Melanie", "p": "likes", "o": "pottery", "mod": "negated", "q": "I ran"}
+    llm.queue(lines(enjoys, dislikes, never, KM))
+    out = memorize(xapi, text=TEXT, **{"async": False})
+    assert out["summary"]["corroborations"] == 1, out["summary"]  # enjoys ~ likes (0.97 here)
+    predicates = {(c["predicate"], c["context"]) for c in xapi.list(limit=1000)}
+    assert (
+        ("enjoys", None) not in predicates and ("dislikes", None) in predicates and ("likes", "negated") in predicates
+    )
+    assert [c["object"] for c in xapi.list(predicate="distance_km")] == [
+        {"literal": {"value": 10, "datatype": "xsd:integer"}},
+        {"literal": {"value": 5, "datatype": "xsd:integer"}},
+    ]
+    [likes] = [c for c in xapi.list(predicate="likes") if c["context"] is None]
+    linked = xmemory.graph.read(
+        lambda tx: tx.run(
+            "MATCH (:Job {id: $job})-[e:EXTRACTED {corroborates: true}]->(c:Claim) "
+            "RETURN c.id AS id, e.asStated AS said",
+            job=out["job_id"],
+        ).data()
+    )
+    assert linked == [{"id": likes["id"], "said": "melanie enjoys pottery"}]

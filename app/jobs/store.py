@@ -70,6 +70,7 @@ SUMMARY_KEYS = (
     "facts",
     "claimsCreated",
     "claimsExisting",
+    "corroborations",
     "anchored",
     "unanchored",
     "premises",

@@ -8,7 +8,11 @@ a session it quotes); a fact the model inferred from others gets DERIVED_FROM ed
 predicate that names a registered predicate or one of its aliases takes the registered name; a
 modality other than "asserted" becomes the claim's context (so "did not run" never reads as "ran").
 Claims are written through the claim service, so a fact already known (same content key) is not
-written again: a retried job writes no duplicates. The job links every claim it wrote or found
+written again: a retried job writes no duplicates. A paraphrase of a claim the workspace (or this
+job) already holds, with the same subject, object and context and a triple whose embedding is at
+least 0.95 cosine from it ("melanie enjoys pottery" beside "melanie likes pottery"), corroborates
+that claim instead of becoming a second one. Literal values and negations are never merged this
+way: the object and the context must be the same. The job links every claim it wrote or found
 again with (:Job)-[:EXTRACTED]->(:Claim), and records each pass's yields and raw replies.
 
 With no LLM endpoint configured nothing fails: the text is kept and the answer says that no
@@ -27,6 +31,7 @@ from app.claims.models import Evidence, NewClaim
 from app.claims.models import Literal as TypedLiteral
 from app.claims.service import ClaimService
 from app.documents.service import DocumentService
+from app.embedding.encoder import Encoder
 from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.jobs.store import ClaimedJob, JobHalted, JobStore
@@ -38,6 +43,8 @@ from extraction.llm import ChatClient, LLMConfig
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 1000  # claims per write transaction
+PARAPHRASE_COSINE = 0.95  # MiniLM put "likes"/"dislikes pottery" at 0.91, "lives"/"resides in boston" at 0.98
+PARAPHRASE_CANDIDATES = 5000  # existing claims compared per job
 MAX_LITERAL_CHARS = 4096  # literals are indexed; Neo4j's range index keys stop near 8 kB
 UNANCHORED_CONFIDENCE = 0.5  # the most an extracted fact with no quote found in the source keeps
 DEFAULT_ETA_S = 60.0  # a job's guessed duration before this workspace has finished any
@@ -85,8 +92,10 @@ class MemorizeService:
         claims: ClaimService,
         predicates: PredicateService,
         jobs: JobStore,
+        encoder: Encoder,
     ):
         self.graph = graph
+        self.encoder = encoder
         self.llm = llm
         self.documents = documents
         self.claims = claims
@@ -225,11 +234,16 @@ class MemorizeService:
     def _write(self, job: ClaimedJob, source: _Source, result: ExtractionResult) -> dict[str, Any]:
         aligned = self._predicate_names(job.workspace)
         new_claims = [self._claim(f, source, aligned) for f in result.facts]
+        same_as = self._paraphrases(job.workspace, new_claims)  # fact index -> a claim id or an earlier fact
         ids: list[str | None] = [None] * len(result.facts)
         created: list[bool] = [False] * len(result.facts)
-        for layer in _layers(result.facts):  # premises are written before the facts derived from them
+        for layer in _layers(result.facts, same_as):  # premises are written before the facts derived from them
             batch = []
             for i in layer:
+                if i in same_as:  # corroborates a claim: written already, or by the earlier fact it restates
+                    target = same_as[i]
+                    ids[i] = target if isinstance(target, str) else ids[target]
+                    continue
                 premises = tuple(p for p in (ids[j] for j in result.facts[i].premises) if p is not None)
                 batch.append((i, replace(new_claims[i], derived_from=premises)))
             for start in range(0, len(batch), MAX_BATCH):
@@ -248,6 +262,8 @@ class MemorizeService:
                     "hypothesisOnly": f.fact.hypothesis_only,
                     "anchored": new_claims[i].evidence != (),
                     "created": created[i],
+                    "corroborates": i in same_as,
+                    "asStated": f"{f.fact.subject} {f.fact.predicate} {f.fact.object}",
                 }
                 for i, f in enumerate(result.facts)
                 if ids[i] is not None
@@ -258,7 +274,8 @@ class MemorizeService:
         return {
             "facts": len(result.facts),
             "claimsCreated": sum(created),
-            "claimsExisting": len(created) - sum(created),
+            "claimsExisting": len(created) - sum(created) - len(same_as),
+            "corroborations": len(same_as),
             "anchored": anchored,
             "unanchored": len(new_claims) - anchored,
             "premises": sum(len(f.premises) for f in result.facts),
@@ -267,6 +284,56 @@ class MemorizeService:
             "tokensEstimated": usage.estimated,
             "passesFailed": sum(1 for r in result.passes if r.error),
         }
+
+    def _paraphrases(self, workspace: str, claims: list[NewClaim]) -> dict[int, str | int]:
+        """Facts that restate a claim in other words: same subject, object, datatype and context, a
+        different predicate, and their triples at least PARAPHRASE_COSINE apart. Each maps to the
+        existing claim's id, or to the index of the earlier fact of this job it restates."""
+
+        def shape(c: NewClaim) -> tuple[str, str, str | None, str | None]:
+            return (c.subject, c.object_text, c.object_literal.datatype if c.object_literal else None, c.context)
+
+        pairs = sorted({(c.subject, c.object_text) for c in claims})
+        existing = (
+            self.graph.read_query(
+                "claims_same_subject_and_object",
+                workspace=workspace,
+                limit=PARAPHRASE_CANDIDATES,
+                pairs=[{"subject": s, "object": o} for s, o in pairs],
+            )
+            if pairs
+            else []
+        )
+        known: dict[tuple[str, str, str | None, str | None], list[tuple[str | int, str]]] = {}
+        for row in existing:
+            known.setdefault((row["subject"], row["object"], row["datatype"], row["context"]), []).append(
+                (row["id"], row["predicate"])
+            )
+        shapes = [shape(c) for c in claims]
+        groups = {g for g in shapes if len(known.get(g, [])) + shapes.count(g) > 1}
+        if not groups:
+            return {}
+        texts: dict[str | int, str] = {
+            i: _triple(c.subject, c.predicate, c.object_text) for i, c in enumerate(claims) if shapes[i] in groups
+        }
+        for g in groups:
+            for claim_id, predicate in known.get(g, []):
+                texts[claim_id] = _triple(g[0], predicate, g[1])
+        keys = list(texts)
+        vectors = dict(zip(keys, self.encoder.encode([texts[k] for k in keys])))
+        same_as: dict[int, str | int] = {}
+        for g in groups:
+            seen: list[tuple[str | int, str]] = list(known.get(g, []))  # (claim id or fact index, predicate)
+            for i in (i for i, s in enumerate(shapes) if s == g):
+                if any(predicate == claims[i].predicate for _, predicate in seen):
+                    continue  # the same claim: the content key finds it
+                scored = [(target, _cosine(vectors[i], vectors[target])) for target, _ in seen]
+                best = max(scored, key=lambda t: t[1], default=None)
+                if best is not None and best[1] >= PARAPHRASE_COSINE:
+                    same_as[i] = best[0]
+                else:
+                    seen.append((i, claims[i].predicate))
+        return same_as
 
     def _predicate_names(self, workspace: str) -> dict[str, str]:
         names: dict[str, str] = {}
@@ -315,14 +382,27 @@ def _evidence(found: FoundFact, source: _Source) -> tuple[Evidence, ...]:
     return ()  # it straddles two turns: no single turn evidences it
 
 
-def _layers(facts: list[FoundFact]) -> list[list[int]]:
-    """Fact indices in write order: each fact after every premise it has (a cycle's facts last,
-    without the links that close it)."""
+def _triple(subject: str, predicate: str, obj: str) -> str:
+    return f"{subject} {predicate.replace('_', ' ')} {obj}"
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    return sum(x * y for x, y in zip(a, b))  # the encoder's vectors are unit length
+
+
+def _layers(facts: list[FoundFact], same_as: dict[int, str | int]) -> list[list[int]]:
+    """Fact indices in write order: each fact after every premise it has, and a restating fact
+    after the fact it restates (a cycle's facts last, without the links that close it)."""
     placed: set[int] = set()
     layers: list[list[int]] = []
     remaining = list(range(len(facts)))
+
+    def needs(i: int) -> list[int]:
+        target = same_as.get(i)
+        return [*facts[i].premises, *([target] if isinstance(target, int) else [])]
+
     while remaining:
-        layer = [i for i in remaining if all(p in placed for p in facts[i].premises)]
+        layer = [i for i in remaining if all(p in placed for p in needs(i))]
         if not layer:  # a cycle of premises: write the rest, each linked to what is already written
             layer = remaining
         layers.append(layer)
