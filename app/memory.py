@@ -35,6 +35,7 @@ from app.predicates.service import PredicateService
 from app.recall.service import RecallService
 from app.settings import Settings
 from app.walk.service import WalkService
+from app.workspaces.service import WorkspaceService
 
 
 class Memory:
@@ -45,6 +46,7 @@ class Memory:
 
         admin_key = settings.api.api_key.get_secret_value() if settings.api.api_key else None
         self.keys = KeyService(self.graph, admin_key)
+        self.workspaces = WorkspaceService(self.graph)
         self.claims = ClaimService(self.graph)
         self.predicates = PredicateService(self.graph)
         self.documents = DocumentService(self.graph)

@@ -70,6 +70,9 @@ CREATE FULLTEXT INDEX recall_search IF NOT EXISTS FOR (n:Turn|Passage|Claim) ON 
 CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (s:Session) ON EACH [s.text]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 
+// Workspaces that set anything: one node each, keyed by name.
+CREATE CONSTRAINT workspace_name IF NOT EXISTS FOR (w:Workspace) REQUIRE w.name IS UNIQUE;
+
 // Jobs: durable background work (extraction), one node per job, claimed by workers under a lease.
 // state: queued | running | succeeded | failed | cancelled. Each pass of an extraction job is a
 // (:JobPass) with its yields and raw replies: (:Job)-[:HAS_PASS]->(:JobPass), and the claims it

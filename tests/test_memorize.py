@@ -400,3 +400,23 @@ def test_a_paraphrase_corroborates_the_claim_it_restates_but_values_and_negation
         ).data()
     )
     assert linked == [{"id": likes["id"], "said": "melanie enjoys pottery"}]
+
+
+def test_a_workspace_can_extract_every_new_session_by_itself(xapi: Api, llm: ScriptedLLM, xmemory):
+    assert xapi.get("/v1/workspace").json() == {
+        "workspace": xapi.workspace,
+        "extract_sessions": False,
+        "updated_at": None,
+    }
+    assert xapi.put("/v1/workspace", json={"extract_sessions": True}).json()["extract_sessions"] is True
+    said = {
+        "session": {"external_id": "auto"},
+        "turns": [{"external_id": "t1", "speaker": "Melanie", "text": "I ran a charity race for mental health!"}],
+    }
+    queued = xapi.post("/v1/episodes", json=said).json()["extraction_job_id"]
+    assert xapi.get(f"/v1/jobs/{queued}").json()["state"] == "queued"
+    opted_out = xapi.post("/v1/episodes", json={**said, "extract": False}).json()
+    assert opted_out["extraction_job_id"] is None
+    bad = xapi.put("/v1/workspace", json={"extract_sessions": "yes"})
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "extract_sessions"
+    xapi.post(f"/v1/jobs/{queued}/cancel")

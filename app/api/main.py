@@ -21,11 +21,12 @@ from app.api.routers import (
     predicates,
     recall,
     walk,
+    workspaces,
 )
 from app.memory import Memory
 from app.settings import APP_VERSION, Settings, load_settings
 
-ROUTERS = (health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs)
+ROUTERS = (health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs, workspaces)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -22,6 +22,7 @@ SERVICES = (
     "app.recall",
     "app.subjects",
     "app.walk",
+    "app.workspaces",
 )
 # Classes that only the composition root (app/memory.py) constructs.
 ASSEMBLED = {
@@ -31,6 +32,7 @@ ASSEMBLED = {
     "JobStore",
     "MemorizeService",
     "ExtractionJobs",
+    "WorkspaceService",
     "ClaimEmbeddings",
     "KeyService",
     "ClaimService",

@@ -25,7 +25,8 @@ def write_episode(body: EpisodeIn, memory: MemoryDep, workspace: WorkspaceDep) -
         [NewTurn(t.external_id, t.speaker, t.text, t.occurred_at) for t in body.turns],
     )
     job_id = None
-    if body.extract:
+    extract = body.extract if body.extract is not None else memory.workspaces.settings(workspace).extract_sessions
+    if extract:
         job_id = memory.memorize.memorize(workspace, MemorizeRequest(session_id=result.session_id), "api").job_id
     return EpisodeOut(
         extraction_job_id=job_id,

@@ -24,7 +24,11 @@ class TurnIn(Strict):
 class EpisodeIn(Strict):
     session: SessionIn
     turns: list[TurnIn] = Field(min_length=1, max_length=2000)
-    extract: bool = Field(default=False, description="queue an extraction job over the session (needs an LLM)")
+    extract: bool | None = Field(
+        default=None,
+        description="queue an extraction job over the session (needs an LLM); "
+        "default: the workspace's extract_sessions setting",
+    )
 
 
 class TurnOutcomeOut(BaseModel):
