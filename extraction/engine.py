@@ -22,14 +22,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
-from extraction.facts import Fact, parse_reply
+from extraction.facts import Fact, fact_from, parse_reply
 from extraction.llm import ChatClient, LLMError, Usage
-from extraction.prompts import APERTURES, FACTS_SCHEMA, known_facts_block, messages
+from extraction.prompts import APERTURES, EXAMPLES, FACTS_SCHEMA, known_facts_block, messages
 from extraction.text import MAX_CHUNK_CHARS, Anchor, Chunk, anchor, chunk
 
 Mode = Literal["single", "exhaustive", "deep"]
 MODES: tuple[Mode, ...] = ("single", "exhaustive", "deep")
 MAX_PASSES = 10
+# The prompt's own example facts: a model that copies one into its answer has not read it in the text.
+EXAMPLE_KEYS = frozenset(f.content_key for f in (fact_from(e) for e in EXAMPLES) if f is not None)
 
 
 @dataclass
@@ -186,6 +188,10 @@ class _Run:
                 report.error = str(exc)
                 break
             parsed = parse_reply(completion.text)
+            copied = [f for f in parsed.facts if f.content_key in EXAMPLE_KEYS and anchor(f.quote, piece.text) is None]
+            if copied:
+                parsed.facts = [f for f in parsed.facts if f not in copied]
+                parsed.rejected += len(copied)
             report.attempts += completion.attempts
             report.elapsed_s += completion.elapsed_s
             report.usage = report.usage + completion.usage

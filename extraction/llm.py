@@ -3,8 +3,9 @@
 It speaks the subset every server shares (vLLM, Ollama, llama.cpp's server, LM Studio, OpenAI):
 `POST {base_url}/chat/completions` with `model`, `messages`, `temperature`, `max_tokens`, and
 `response_format` with a JSON schema when asked and the endpoint takes it. An endpoint that
-answers 400 to `response_format` is asked again without it, and remembered as one that does not
-take it, so a caller falls back to line-oriented output.
+refuses `response_format` (a 400 or 422, or any error whose body names response_format:
+llama-cpp-python's server answers 500 to the json_schema type) is asked again at once without it,
+and remembered as one that does not take it, so a caller falls back to line-oriented output.
 
 Retries: 429, 5xx, connection errors and timeouts are retried a bounded number of times with
 exponential backoff and full jitter, waiting at least what `Retry-After` asks (seconds or an
@@ -80,10 +81,11 @@ class Completion:
 class LLMError(Exception):
     """The endpoint did not answer usefully: retries ran out, or it refused the request."""
 
-    def __init__(self, message: str, status: int | None = None, attempts: int = 0):
+    def __init__(self, message: str, status: int | None = None, attempts: int = 0, refused_format: bool = False):
         super().__init__(message)
         self.status = status
         self.attempts = attempts
+        self.refused_format = refused_format  # the endpoint objected to response_format itself
 
 
 class ChatClient:
@@ -144,7 +146,8 @@ class ChatClient:
         try:
             data, attempts = self._post(body)
         except LLMError as exc:
-            if not (structured and exc.status in (400, 422) and self.takes_json_schema is None):
+            refused = exc.refused_format or exc.status in (400, 422)
+            if not (structured and refused and self.takes_json_schema is None):
                 raise
             self.takes_json_schema = False  # this endpoint refuses response_format: ask in plain text
             body.pop("response_format")
@@ -178,6 +181,8 @@ class ChatClient:
                     raise LLMError(problem, status, attempt)
                 status = response.status_code
                 problem = f"HTTP {status}: {response.text[:300]}"
+                if "response_format" in body and "response_format" in response.text:
+                    raise LLMError(problem, status, attempt, refused_format=True)
                 if status not in RETRYABLE:
                     raise LLMError(problem, status, attempt)
                 wait = retry_after(response.headers.get("retry-after"))

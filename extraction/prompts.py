@@ -4,6 +4,7 @@ facts already found that a deep pass is shown."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,14 +22,43 @@ facts it follows from.
 Mark what the text only says might, will, or did not happen with "mod": possible, planned or negated.
 Never invent a quote. Never repeat a fact."""
 
+# The example facts of the format. Small models copy examples into their answers: a fact equal to
+# one of these whose quote is not in the text is dropped (engine.py), so they are about nothing a
+# user is likely to write about.
+EXAMPLES = (
+    {
+        "id": "f1",
+        "s": "ada lovelace",
+        "p": "wrote",
+        "o": "notes on the analytical engine",
+        "q": "Ada wrote her notes on the Analytical Engine",
+        "c": 0.95,
+    },
+    {
+        "id": "f2",
+        "s": "notes on the analytical engine",
+        "p": "published_in",
+        "o": "1843",
+        "dt": "xsd:integer",
+        "q": "published in 1843",
+        "c": 0.9,
+    },
+    {
+        "id": "f3",
+        "s": "ada lovelace",
+        "p": "understood",
+        "o": "general purpose computing",
+        "q": "she saw it could do more than sums",
+        "hyp": True,
+        "c": 0.6,
+        "from": ["f1"],
+    },
+)
 LINES = (
-    "Answer with one JSON object per line and nothing else, no list, no prose, no code fence:\n"
-    '{"id": "f1", "s": "melanie", "p": "ran", "o": "charity race", "q": "I ran a charity race", "c": 0.95}\n'
-    '{"id": "f2", "s": "charity race", "p": "took_place_on", "o": "2023-05-20", "dt": "xsd:date", '
-    '"q": "last Saturday", "c": 0.8}\n'
-    '{"id": "f3", "s": "melanie", "p": "cares_about", "o": "mental health", "q": "for mental health", '
-    '"hyp": true, "c": 0.6, "from": ["f1"]}\n'
-    """Keys: id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from."""
+    "Answer with one JSON object per line and nothing else, no list, no prose, no code fence. The format,\n"
+    "with facts from another text (never copy them):\n"
+    + "\n".join(json.dumps(example) for example in EXAMPLES)
+    + "\nKeys: id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from."
 )
 
 STRUCTURED = """Answer with a JSON object {"facts": [...]} whose items have the keys
@@ -95,7 +125,9 @@ def known_facts_block(facts: Sequence[Fact], max_chars: int) -> str:
 def messages(
     text: str, *, structured: bool, focus: str | None = None, known: str | None = None, context: str | None = None
 ) -> list[dict[str, str]]:
-    """The chat messages for one pass over one chunk."""
+    """The chat messages for one pass over one chunk: one user message carrying the instructions
+    too, since some chat templates drop a system message (llama-cpp-python's Gemma format does:
+    10 prompt tokens for a system message and "hi", 112 with the same words in the user message)."""
     parts = []
     if context:
         parts.append(f"About this text: {context}")
@@ -104,7 +136,5 @@ def messages(
     if known:
         parts.append(f"{DEEP}\n\nALREADY FOUND:\n{known}")
     parts.append(f"TEXT:\n{text}")
-    return [
-        {"role": "system", "content": f"{SYSTEM}\n\n{STRUCTURED if structured else LINES}"},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
+    instructions = f"{SYSTEM}\n\n{STRUCTURED if structured else LINES}"
+    return [{"role": "user", "content": "\n\n".join([instructions, *parts])}]

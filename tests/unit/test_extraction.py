@@ -14,6 +14,7 @@ from scripted_llm import Reply, ScriptedLLM, lines, scripted_llm
 from extraction.engine import Extractor
 from extraction.facts import entity_key, parse_reply, predicate_name
 from extraction.llm import ChatClient, LLMConfig, LLMError, retry_after
+from extraction.prompts import APERTURES
 from extraction.text import anchor, chunk
 
 TEXT = "Melanie: I ran a charity race for mental health last Saturday. It was 5 km and my kids cheered."
@@ -280,9 +281,9 @@ def test_deep_passes_see_what_was_found_count_collisions_and_stop_when_dry(llm):
     ]
     assert result.facts[0].fact.confidence == 0.95  # first write wins
     assert result.facts[2].premises == [0]  # "k1" is the first fact the pass was shown
-    shown = llm.requests[1]["messages"][1]["content"]
+    shown = llm.requests[1]["messages"][0]["content"]
     assert "ALREADY FOUND:\nk1: melanie | ran | charity-race" in shown
-    assert "ALREADY FOUND" not in llm.requests[0]["messages"][1]["content"]
+    assert "ALREADY FOUND" not in llm.requests[0]["messages"][0]["content"]
 
 
 def test_exhaustive_mode_asks_the_five_apertures_and_dedups_in_their_order(llm):
@@ -291,7 +292,7 @@ def test_exhaustive_mode_asks_the_five_apertures_and_dedups_in_their_order(llm):
     assert [r.label for r in result.passes] == ["surface", "linguistic", "presupposition", "inferential", "conceivable"]
     assert len(result.facts) == 1 and result.facts[0].pass_label == "surface"
     assert sum(r.collisions for r in result.passes) == 4 and len(llm.requests) == 5
-    focuses = {r["messages"][1]["content"].split("\n\n")[0] for r in llm.requests}
+    focuses = {focus for r in llm.requests for focus in APERTURES.values() if focus in r["messages"][0]["content"]}
     assert len(focuses) == 5
 
 
@@ -299,7 +300,7 @@ def test_lenses_add_focused_passes(llm):
     llm.queue(lines(RACE), lines(KM))
     result = engine(llm).extract(TEXT, "single", lenses=["quantities"])
     assert [r.label for r in result.passes] == ["single", "lens:quantities"]
-    assert "Focus only on: quantities." in llm.requests[1]["messages"][1]["content"]
+    assert "Focus only on: quantities." in llm.requests[1]["messages"][0]["content"]
 
 
 def test_long_text_is_chunked_and_anchors_land_in_the_whole_source(llm):
@@ -328,3 +329,30 @@ def test_bad_modes_and_pass_counts_are_refused(llm):
         engine(llm).extract(TEXT, "telepathic")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         engine(llm).extract(TEXT, "deep", passes=11)
+
+
+def test_an_endpoint_that_answers_500_naming_response_format_is_asked_in_lines_at_once(llm):
+    refusal = json.dumps({"error": {"message": "body.response_format.type: Input should be 'text' or 'json_object'"}})
+    llm.queue(Reply(status=500, body=refusal), Reply(lines(RACE)))
+    with client(llm) as c:
+        done = c.complete([{"role": "user", "content": "q"}], json_schema={"type": "object"})
+    assert done.text == lines(RACE) and not done.structured and c.takes_json_schema is False
+    assert len(llm.requests) == 2  # no retries of the refused request
+
+
+def test_instructions_travel_in_the_one_user_message_since_some_templates_drop_system_messages(llm):
+    llm.queue(lines(RACE))
+    engine(llm).extract(TEXT, "single")
+    [message] = llm.requests[0]["messages"]
+    assert message["role"] == "user" and "You extract facts" in message["content"] and TEXT in message["content"]
+
+
+def test_a_fact_copied_from_the_prompts_own_examples_is_dropped_unless_the_text_says_it(llm):
+    from extraction.prompts import EXAMPLES
+
+    llm.queue(lines(EXAMPLES[0], RACE))
+    result = engine(llm).extract(TEXT, "single")
+    assert [f.fact.predicate for f in result.facts] == ["ran"] and result.passes[0].rejected == 1
+    llm.queue(lines(EXAMPLES[0]))
+    said = engine(llm).extract("Ada wrote her notes on the Analytical Engine in 1843.", "single")
+    assert [f.fact.line() for f in said.facts] == ["ada-lovelace | wrote | notes-on-the-analytical-engine"]
