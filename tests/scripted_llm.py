@@ -29,6 +29,22 @@ class Reply:
     body: str | None = None  # a raw body instead of a completion
 
 
+# A line of conversation and facts a model might find in it, shared by the extraction tests.
+TEXT = "Melanie: I ran a charity race for mental health last Saturday. It was 5 km and my kids cheered."
+RACE = {"id": "f1", "s": "Melanie", "p": "ran", "o": "charity race", "q": "I ran a charity race", "c": 0.95}
+KM = {"id": "f2", "s": "charity race", "p": "distance_km", "o": 5, "q": "It was 5 km", "c": 0.9}
+CARES = {
+    "id": "f3",
+    "s": "Melanie",
+    "p": "cares about",
+    "o": "mental health",
+    "q": "for mental health",
+    "hyp": True,
+    "c": 0.6,
+    "from": ["f1"],
+}
+
+
 def lines(*facts: dict[str, Any]) -> str:
     """Facts as the JSON lines the prompt asks for."""
     return "\n".join(json.dumps(f) for f in facts)

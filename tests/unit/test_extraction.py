@@ -9,27 +9,13 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scripted_llm import Reply, ScriptedLLM, lines, scripted_llm
+from scripted_llm import CARES, KM, RACE, TEXT, Reply, ScriptedLLM, lines, scripted_llm
 
 from extraction.engine import Extractor
 from extraction.facts import entity_key, parse_reply, predicate_name
 from extraction.llm import ChatClient, LLMConfig, LLMError, retry_after
 from extraction.prompts import APERTURES
 from extraction.text import anchor, chunk
-
-TEXT = "Melanie: I ran a charity race for mental health last Saturday. It was 5 km and my kids cheered."
-RACE = {"id": "f1", "s": "Melanie", "p": "ran", "o": "charity race", "q": "I ran a charity race", "c": 0.95}
-KM = {"id": "f2", "s": "charity race", "p": "distance_km", "o": 5, "q": "It was 5 km", "c": 0.9}
-CARES = {
-    "id": "f3",
-    "s": "Melanie",
-    "p": "cares about",
-    "o": "mental health",
-    "q": "for mental health",
-    "hyp": True,
-    "c": 0.6,
-    "from": ["f1"],
-}
 
 
 @pytest.fixture
