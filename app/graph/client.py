@@ -67,7 +67,9 @@ class GraphClient:
             with self.driver.session(database=self.database) as session:
                 return getattr(session, method)(tagged, *args)
         except ServiceUnavailable as exc:
-            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+            # The driver's message names the server's address: it goes to the log, not to clients.
+            log.warning("Neo4j is not reachable (%s): %s", name, exc)
+            raise BackendUnavailable("Neo4j is not reachable; try again shortly") from exc
 
     def _metadata(self, name: str) -> dict[str, str]:
         return {"app": f"{APP_NAME}_v{APP_VERSION}", "query": name}
