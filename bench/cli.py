@@ -27,6 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     locomo = kinds.add_parser("locomo", help="evidence recall@K on LoCoMo conversations")
     locomo.add_argument("--data", required=True, help="a LoCoMo JSON file (a list of conversations)")
 
+    extract = kinds.add_parser("extract", help="extraction yield per mode against the configured LLM endpoint")
+    extract.add_argument("--file", help="a text file to extract from")
+    extract.add_argument("--data", help="a LoCoMo JSON file: its first conversation's first sessions")
+    extract.add_argument("--sessions", type=int, default=2)
+    extract.add_argument("--mode", choices=["all", "single", "exhaustive", "deep"], default="all")
+    extract.add_argument("--passes", type=int, default=3)
+
     for kind in kinds.choices.values():
         kind.add_argument(
             "--throwaway",
