@@ -15,10 +15,11 @@ import json
 import time
 from pathlib import Path
 
+from app.memorize.service import llm_config
 from app.settings import Settings
 from bench.locomo import conversation_turns
 from extraction.engine import MODES, Extractor
-from extraction.llm import ChatClient, LLMConfig
+from extraction.llm import ChatClient
 
 
 def source_text(args: argparse.Namespace) -> str:
@@ -35,16 +36,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         print("bench extract needs an LLM endpoint: set DONTO_LLM_BASE_URL (and DONTO_LLM_MODEL)")
         return 2
     text = source_text(args)
-    config = LLMConfig(
-        base_url=llm.base_url,
-        model=llm.model,
-        api_key=llm.api_key.get_secret_value() if llm.api_key else None,
-        timeout_s=llm.timeout_s,
-        max_retries=llm.max_retries,
-        max_tokens=llm.max_tokens,
-        temperature=llm.temperature,
-        structured_output=llm.structured_output,
-    )
+    config = llm_config(llm)
     print(f"endpoint {llm.base_url} model {llm.model}; {len(text):,} characters of text")
     print("mode        facts  facts/s  tokens/fact  anchored  found again  rejected  failed passes  seconds")
     for mode in MODES if args.mode == "all" else [args.mode]:

@@ -176,7 +176,7 @@ class MemorizeService:
                 self.jobs.record_pass(job.id, job.attempt, _pass_row(seq, report))
                 check()
 
-            with ChatClient(self._llm_config()) as client:
+            with ChatClient(llm_config(self.llm)) as client:
                 result = Extractor(client).extract(
                     source.text,
                     request["mode"],
@@ -198,20 +198,6 @@ class MemorizeService:
         state = "succeeded" if summary["facts"] or not summary["passesFailed"] else "failed"
         error = None if state == "succeeded" else "every pass failed; see the passes"
         self.jobs.finish(job.id, worker, state, error, summary)
-
-    def _llm_config(self) -> LLMConfig:
-        s = self.llm
-        assert s.base_url is not None
-        return LLMConfig(
-            base_url=s.base_url,
-            model=s.model,
-            api_key=s.api_key.get_secret_value() if s.api_key else None,
-            timeout_s=s.timeout_s,
-            max_retries=s.max_retries,
-            max_tokens=s.max_tokens,
-            temperature=s.temperature,
-            structured_output=s.structured_output,
-        )
 
     def _source(self, workspace: str, kind: str, source_id: str) -> _Source:
         if kind == "document":
@@ -362,6 +348,21 @@ class MemorizeService:
             confidence=round(confidence, 3),
             evidence=evidence,
         )
+
+
+def llm_config(settings: LLMSettings) -> LLMConfig:
+    """The extraction client's configuration from donto's settings (the endpoint must be set)."""
+    assert settings.base_url is not None
+    return LLMConfig(
+        base_url=settings.base_url,
+        model=settings.model,
+        api_key=settings.api_key.get_secret_value() if settings.api_key else None,
+        timeout_s=settings.timeout_s,
+        max_retries=settings.max_retries,
+        max_tokens=settings.max_tokens,
+        temperature=settings.temperature,
+        structured_output=settings.structured_output,
+    )
 
 
 def _typed(value: str, datatype: str) -> Any:
