@@ -5,14 +5,16 @@ passages embedded for recall. Re-posting the same session and turn external ids 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+
+from neo4j import ManagedTransaction
 
 from app.embedding.encoder import Encoder
 from app.embedding.turns import embed_turns
 from app.episodes.passages import split_passages
-from app.errors import InvalidInput
+from app.errors import Conflict, InvalidInput
 from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
 from app.temporal.instants import to_native, utc_now
@@ -35,10 +37,24 @@ class TurnOutcome:
 
 
 @dataclass(frozen=True)
+class _AppendPlan:
+    known: dict[str, dict]  # turns the session already held, by external id
+    last_turn_id: str | None  # the turn the new ones follow
+    rows: list[dict]  # the new turns, numbered and embedded
+
+
+class _SessionMoved(Exception):
+    """Another append landed between planning and writing."""
+
+
+@dataclass(frozen=True)
 class EpisodeResult:
     recorded_at: datetime
     session_id: str
     turns: list[TurnOutcome]
+
+
+MAX_APPEND_ATTEMPTS = 25  # each round one of the racing appenders wins, so this outlasts 25 at once
 
 
 class EpisodeService:
@@ -57,43 +73,24 @@ class EpisodeService:
                     field=f"turns[{i}].external_id",
                 )
             seen[turn.external_id] = i
-        held = self.graph.read_query(
-            "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
-        )
-        known = {t["externalId"]: t for t in held[0]["turns"]} if held else {}
-        session_start = started_at or (to_native(held[0]["startedAt"]) if held else None)
-        next_seq = max((t["seq"] for t in known.values()), default=-1) + 1
-        request_time = utc_now()
-
-        rows, before = [], []
-        previous = held[0]["lastTurn"] if held else None
-        for turn in turns:
-            if turn.external_id in known:
-                continue
-            row = self._turn_row(turn, turn.occurred_at or session_start, next_seq, request_time)
-            rows.append(row)
-            before.append(previous)
-            previous = row
-            next_seq += 1
-        embed_turns(self.encoder, rows, before)  # before the write transaction, not inside it
-
-        def work(tx):
-            recorded_at = next_transaction_time(self.graph, tx)
-            written = self.graph.run(
-                tx,
-                "episode_write",
-                workspace=workspace,
-                recorded_at=recorded_at,
-                session={"id": uuid7(), "externalId": session_external_id, "startedAt": started_at},
-                turns=rows,
+        for _ in range(MAX_APPEND_ATTEMPTS):
+            held = self.graph.read_query(
+                "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
             )
-            session = self.graph.run(
-                tx, "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
-            )[0]
-            self.graph.run(tx, "session_text_write", session_ids=[session["sessionId"]])
-            return recorded_at, session["sessionId"], {w["externalId"]: w for w in written}
-
-        recorded_at, session_id, written = self.graph.write(work, name="episode_write")
+            planned = self._plan(held[0] if held else None, started_at, turns)
+            try:
+                recorded_at, session_id, written = self.graph.write(
+                    self._write_work(workspace, session_external_id, started_at, planned), name="episode_write"
+                )
+                break
+            except _SessionMoved:
+                continue  # another client appended in between: plan again from what it left
+        else:
+            raise Conflict(
+                f"session {session_external_id!r} is being appended to by many clients at once; retry",
+                field="session_id",
+            )
+        known = planned.known
         outcomes = []
         for turn in turns:
             if turn.external_id in written:
@@ -102,6 +99,56 @@ class EpisodeService:
             else:
                 outcomes.append(TurnOutcome(turn.external_id, known[turn.external_id]["id"], False))
         return EpisodeResult(recorded_at, session_id, outcomes)
+
+    def _plan(self, held: dict | None, started_at: datetime | None, turns: Sequence[NewTurn]) -> _AppendPlan:
+        """The new turns' rows: sequence numbers after the session's last turn, each embedded with
+        the turn before it (outside any transaction: encoding is the slow part)."""
+        known = {t["externalId"]: t for t in held["turns"]} if held else {}
+        last = held["lastTurn"] if held else None
+        session_start = started_at or (to_native(held["startedAt"]) if held else None)
+        next_seq = last["seq"] + 1 if last else 0
+        request_time = utc_now()
+        rows, before = [], []
+        previous = last
+        for turn in turns:
+            if turn.external_id in known:
+                continue
+            row = self._turn_row(turn, turn.occurred_at or session_start, next_seq, request_time)
+            rows.append(row)
+            before.append(previous)
+            previous = row
+            next_seq += 1
+        embed_turns(self.encoder, rows, before)
+        return _AppendPlan(known, last["id"] if last else None, rows)
+
+    def _write_work(
+        self, workspace: str, session_external_id: str, started_at: datetime | None, plan: _AppendPlan
+    ) -> Callable[[ManagedTransaction], tuple[datetime, str, dict[str, dict]]]:
+        def work(tx: ManagedTransaction) -> tuple[datetime, str, dict[str, dict]]:
+            # The clock lock (next_transaction_time) serialises writers, so the session read here
+            # is the one this write extends: if its last turn moved since the plan, plan again.
+            recorded_at = next_transaction_time(self.graph, tx)
+            now = self.graph.run(
+                tx, "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
+            )
+            last = now[0]["lastTurn"] if now else None
+            if (last["id"] if last else None) != plan.last_turn_id:
+                raise _SessionMoved()
+            written = self.graph.run(
+                tx,
+                "episode_write",
+                workspace=workspace,
+                recorded_at=recorded_at,
+                session={"id": uuid7(), "externalId": session_external_id, "startedAt": started_at},
+                turns=plan.rows,
+            )
+            session = self.graph.run(
+                tx, "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
+            )[0]
+            self.graph.run(tx, "session_text_write", session_ids=[session["sessionId"]])
+            return recorded_at, session["sessionId"], {w["externalId"]: w for w in written}
+
+        return work
 
     def _turn_row(self, turn: NewTurn, occurred_at: datetime | None, seq: int, request_time: datetime) -> dict:
         reference = occurred_at or request_time  # relative dates resolve against when it was said
