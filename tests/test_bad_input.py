@@ -177,3 +177,80 @@ def test_bad_document_and_retraction_bodies(api: Api):
     response = api.post(f"/v1/claims/{cid}/retract", json={"reason": 7})
     assert response.status_code == 422 and response.json()["error"]["field"] == "reason"
     assert api.get(f"/v1/claims/{cid}").json()["tx_to"] is None
+
+
+def literal(value, datatype: str) -> dict:
+    return {"literal": {"value": value, "datatype": datatype}}
+
+
+OUT_OF_RANGE = ["0001-01-01T00:00:00+05:00", "9999-12-31T23:00:00-05:00"]
+EDGES = ["0001-01-01", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z"]
+
+
+@pytest.mark.parametrize("value", OUT_OF_RANGE)
+def test_instants_outside_the_calendar_in_utc_are_rejected_naming_the_field(api: Api, value):
+    c = api.write(claim("edge", "holds", "x"))["claims"][0]["id"]
+    reads = [
+        ("GET", "/v1/claims", {"params": {"valid_at": value}}, "valid_at"),
+        ("GET", "/v1/claims", {"params": {"known_at": value}}, "known_at"),
+        ("GET", f"/v1/claims/{c}/status", {"params": {"valid_at": value}}, "valid_at"),
+        ("GET", "/v1/entities/edge/profile", {"params": {"known_at": value}}, "known_at"),
+        ("GET", "/v1/entities/edge/paths", {"params": {"valid_at": value}}, "valid_at"),
+        ("POST", "/v1/recall", {"json": {"query": "edge", "valid_at": value}}, "valid_at"),
+        ("POST", "/v1/claims", {"json": {"claims": [claim("a", "b", "c", valid_to=value)]}}, "claims[0].valid_to"),
+        (
+            "POST",
+            "/v1/claims",
+            {"json": {"claims": [{"subject": "a", "predicate": "b", "object": literal(value, "xsd:dateTime")}]}},
+            "claims[0].object",
+        ),
+        (
+            "POST",
+            "/v1/episodes",
+            {
+                "json": {
+                    "session": {"external_id": "s"},
+                    "turns": [{"external_id": "t", "speaker": "a", "text": "hi", "occurred_at": value}],
+                }
+            },
+            "turns[0].occurred_at",
+        ),
+    ]
+    for method, path, kw, field in reads:
+        response = api.request(method, path, **kw)
+        assert response.status_code == 422, (path, response.text)
+        assert response.json()["error"]["field"].startswith(field), (path, response.text)
+
+
+@pytest.mark.parametrize("value", EDGES)
+def test_instants_at_the_edges_of_the_calendar_are_accepted(api: Api, value):
+    written = api.write(
+        claim("edge", "holds", "y", valid_from="0001-01-01", valid_to=value if value > "0001-01-02" else None)
+    )
+    c = written["claims"][0]["id"]
+    assert api.get("/v1/claims", params={"valid_at": value}).status_code == 200
+    assert api.get(f"/v1/claims/{c}/status", params={"valid_at": value}).status_code == 200
+    assert api.get("/v1/entities/edge/profile", params={"valid_at": value}).status_code == 200
+    assert (
+        api.post(
+            "/v1/recall", json={"query": "edge on 31 December 9999 and 1 January 0001", "valid_at": value}
+        ).status_code
+        == 200
+    )
+    turn = {
+        "external_id": "t",
+        "speaker": "a",
+        "text": "yesterday and tomorrow, next year and last week",
+        "occurred_at": value,
+    }
+    assert api.post("/v1/episodes", json={"session": {"external_id": value}, "turns": [turn]}).status_code == 201
+
+
+def test_decimals_too_long_to_keep_are_rejected(api: Api):
+    for value in ["1e1000000", "1e-1000000", "9" * 1001]:
+        body = {"claims": [{"subject": "a", "predicate": "b", "object": literal(value, "xsd:decimal")}]}
+        assert_rejected(api, body, 422, "claims[0].object.literal.value")
+    long = "1" * 200 + ".5"
+    written = api.write({"subject": "a", "predicate": "b", "object": literal(long, "xsd:decimal")})
+    stored = api.get(f"/v1/claims/{written['claims'][0]['id']}").json()
+    assert long in str(stored)  # every digit kept

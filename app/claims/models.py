@@ -11,6 +11,7 @@ from typing import Any
 from app.temporal.instants import parse_instant
 
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:boolean", "xsd:date", "xsd:dateTime")
+MAX_DECIMAL_EXPONENT = 1000  # a decimal's canonical form stays within about 2,000 characters
 SEPARATOR = "\u241f"  # ␟ — cannot collide with ordinary text in keys, predicates or literals
 
 
@@ -69,7 +70,9 @@ def _decimal(v: Any) -> str:
         raise ValueError(f"{v!r} is not a decimal") from None
     if not number.is_finite():
         raise ValueError("xsd:decimal must be finite")
-    text = format(number.normalize(), "f")
+    if abs(number.adjusted()) > MAX_DECIMAL_EXPONENT or len(number.as_tuple().digits) > MAX_DECIMAL_EXPONENT:
+        raise ValueError(f"xsd:decimal beyond {MAX_DECIMAL_EXPONENT} digits")  # "1e1000000": a million
+    text = format(number, "f")  # exact: every digit written is kept
     return text if "." not in text else text.rstrip("0").rstrip(".") or "0"
 
 

@@ -84,10 +84,13 @@ def time_window(question: str, now: datetime) -> dict[str, Any] | None:
         return None
     first = mentions[0]
     slack = timedelta(days=1 if first.granularity == "day" else 0)
-    start, end = first.date_from - slack, first.date_to + slack
-    return {
-        "date_from": start,
-        "date_to": end,
-        "window_from": datetime.combine(start, dtime.min, tzinfo=UTC),
-        "window_to": datetime.combine(end + timedelta(days=1), dtime.min, tzinfo=UTC),
-    }
+    try:
+        start, end = first.date_from - slack, first.date_to + slack
+        return {
+            "date_from": start,
+            "date_to": end,
+            "window_from": datetime.combine(start, dtime.min, tzinfo=UTC),
+            "window_to": datetime.combine(end + timedelta(days=1), dtime.min, tzinfo=UTC),
+        }
+    except OverflowError:  # a day at the very edge of the calendar: recall without the window
+        return None

@@ -21,7 +21,10 @@ def parse_instant(value: str) -> datetime:
         raise ValueError(f"{value!r} is not an ISO-8601 date or date-time") from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:  # "0001-01-01T00:00:00+05:00" is in year 0 in UTC
+        raise ValueError(f"{value!r} is outside years 1-9999 in UTC") from None
 
 
 def to_native(value: Any) -> Any:

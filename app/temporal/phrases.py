@@ -346,8 +346,13 @@ def resolve_time_expressions(text: str, reference: datetime | date) -> list[Time
     for pattern, handler in _RULES:
         for m in pattern.finditer(text):
             month = m.groupdict().get("mon") or ""
-            resolved = None if month[:1] == "m" and month.lower() == "may" else handler(m, ref, future)
-            if resolved:  # lower-case "may" is the verb: "I may go", "it may 5x"
+            if month[:1] == "m" and month.lower() == "may":
+                continue  # lower-case "may" is the verb: "I may go", "it may 5x"
+            try:
+                resolved = handler(m, ref, future)
+            except (OverflowError, ValueError):
+                continue  # it would fall outside the calendar (years 1-9999): left unresolved
+            if resolved:
                 found.append(TimeMention(m.start(), m.end(), m.group(0), *resolved))
     chosen: list[TimeMention] = []
     for mention in sorted(found, key=lambda t: (t.start - t.end, t.start)):
