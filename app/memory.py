@@ -95,4 +95,4 @@ class Memory:
 
     def reembed(self, report: Callable[[str], None] = print) -> dict[str, int]:
         """Every vector rebuilt for the configured embedding model (see app/embedding/reembed.py)."""
-        return reembed(self.graph, self.encoder, self.claim_embeddings.drain, report)
+        return reembed(self.graph, self.encoder, self.claim_embeddings.drain_all, report)

@@ -34,6 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     extract.add_argument("--mode", choices=["all", "single", "exhaustive", "deep"], default="all")
     extract.add_argument("--passes", type=int, default=3)
 
+    tenants = kinds.add_parser("tenants", help="a quiet tenant's recall latency alone and beside a noisy one")
+    tenants.add_argument("--samples", type=int, default=40)
+    tenants.add_argument("--batch", type=int, default=1000)
+    tenants.add_argument("--seed", type=int, default=5)
+
     for kind in kinds.choices.values():
         kind.add_argument(
             "--throwaway",

@@ -2,11 +2,17 @@
 
 A claim is written with the label :PendingEmbedding; this drains that queue in batches (one
 encoder call per batch is far cheaper than one per request). The queue lives in the graph, so
-nothing is lost on a restart. Recall drains its workspace first, so it reads its own writes."""
+nothing is lost on a restart. Recall drains its own workspace first, so it reads its own writes.
+
+Fairness: each workspace has its own lock, so a recall waits only for its own workspace's
+backlog, never for another tenant's; the background round takes one batch from every workspace
+with pending claims in turn. (Two processes may embed the same claim once each; the write is
+idempotent.)"""
 
 from __future__ import annotations
 
 import threading
+from collections import defaultdict
 
 from app.embedding.encoder import Encoder
 from app.graph.client import GraphClient
@@ -15,26 +21,51 @@ from app.graph.client import GraphClient
 class ClaimEmbeddings:
     name = "claim-embeddings"
 
-    def __init__(self, graph: GraphClient, encoder: Encoder, batch: int = 256):
+    def __init__(self, graph: GraphClient, encoder: Encoder, batch: int = 128):
         self.graph = graph
         self.encoder = encoder
         self.batch = batch
-        self._lock = threading.Lock()  # one drainer at a time: no claim is encoded twice
+        self._locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
+        self._locks_guard = threading.Lock()
 
-    def drain(self, workspace: str | None = None, max_claims: int | None = None) -> int:
-        """Embed pending claims (of one workspace, or all) until none are left or max_claims are done."""
+    def _lock(self, workspace: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks[workspace]
+
+    def drain(self, workspace: str, max_claims: int | None = None) -> int:
+        """Embed one workspace's pending claims until none are left or max_claims are done."""
+        with self._lock(workspace):
+            return self._drain(workspace, max_claims)
+
+    def drain_all(self) -> int:
+        """Every workspace's backlog, to the end (`donto reembed`)."""
         done = 0
-        with self._lock:
-            while max_claims is None or done < max_claims:
-                pending = self.graph.read_query("claims_pending_embedding", workspace=workspace, limit=self.batch)
-                if not pending:
-                    break
-                vectors = self.encoder.encode([p["text"] for p in pending])
-                rows = [{"id": p["id"], "embedding": v} for p, v in zip(pending, vectors)]
-                self.graph.write_query("claims_set_embedding", rows=rows)
-                done += len(rows)
+        while rows := self.graph.read_query("claims_pending_workspaces"):
+            done += sum(self.drain(r["workspace"]) for r in rows)
         return done
 
     def run_once(self) -> int:
-        """One bounded round for the background worker."""
-        return self.drain(max_claims=self.batch * 8)
+        """One fair round for the background worker: a batch from each workspace with a backlog,
+        skipping one whose recall is draining it right now."""
+        done = 0
+        for row in self.graph.read_query("claims_pending_workspaces"):
+            lock = self._lock(row["workspace"])
+            if lock.acquire(blocking=False):
+                try:
+                    done += self._drain(row["workspace"], self.batch)
+                finally:
+                    lock.release()
+        return done
+
+    def _drain(self, workspace: str, max_claims: int | None) -> int:
+        done = 0
+        while max_claims is None or done < max_claims:
+            limit = self.batch if max_claims is None else min(self.batch, max_claims - done)
+            pending = self.graph.read_query("claims_pending_embedding", workspace=workspace, limit=limit)
+            if not pending:
+                break
+            vectors = self.encoder.encode([p["text"] for p in pending])
+            rows = [{"id": p["id"], "embedding": v} for p, v in zip(pending, vectors)]
+            self.graph.write_query("claims_set_embedding", rows=rows)
+            done += len(rows)
+        return done
