@@ -85,7 +85,8 @@ def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
         _print_status(local.start())
     if settings.api.api_key is None:
         settings.api.api_key = SecretStr(_local_admin_key())
-        print(f"admin API key (from {ADMIN_KEY_FILE}): {settings.api.api_key.get_secret_value()}")
+        # Never printed: whatever captures this output (a terminal log, CI, journald) would keep it.
+        print(f"admin API key: in {ADMIN_KEY_FILE} (readable by you only); KEY=$(cat {ADMIN_KEY_FILE})")
     return cmd_serve(settings, args)
 
 
@@ -242,7 +243,7 @@ def _local_admin_key() -> str:
     """The admin key of a local `donto up` without DONTO_API_KEY: made once, kept in .donto/api-key."""
     if ADMIN_KEY_FILE.exists():
         return ADMIN_KEY_FILE.read_text().strip()
-    ADMIN_KEY_FILE.parent.mkdir(parents=True, exist_ok=True)
+    ADMIN_KEY_FILE.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     key = "donto_admin_" + secrets.token_urlsafe(24)
     fd = os.open(ADMIN_KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as fh:

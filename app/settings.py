@@ -12,6 +12,8 @@ Groups and their variables:
 
 from __future__ import annotations
 
+import os
+import secrets
 from pathlib import Path
 from typing import Literal
 
@@ -45,7 +47,7 @@ class LocalNeo4jSettings(BaseSettings):
     version: str = "5.26.30"
     bolt_port: int = 7687
     http_port: int = 7474
-    password: SecretStr = SecretStr("donto-local-neo4j")
+    password: SecretStr | None = None  # unset: a random one made at first start, kept in <home>/password
     heap: str = "1g"
     pagecache: str = "1g"
     start_timeout_s: float = 120.0
@@ -53,6 +55,24 @@ class LocalNeo4jSettings(BaseSettings):
     @property
     def bolt_uri(self) -> str:
         return f"bolt://127.0.0.1:{self.bolt_port}"
+
+    @property
+    def password_file(self) -> Path:
+        return self.home / "password"
+
+    def resolved_password(self) -> str:
+        """DONTO_NEO4J_PASSWORD, else this install's own random password: made once, kept in
+        <home>/password readable by its owner only (a fixed default let any local process in)."""
+        if self.password is not None:
+            return self.password.get_secret_value()
+        if self.password_file.exists():
+            return self.password_file.read_text().strip()
+        self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        password = secrets.token_urlsafe(24)
+        fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(password + "\n")
+        return password
 
 
 class ApiSettings(BaseSettings):
@@ -119,7 +139,7 @@ class Settings(BaseModel):
         return (
             self.local_neo4j.bolt_uri,
             "neo4j",
-            self.local_neo4j.password.get_secret_value(),
+            self.local_neo4j.resolved_password(),
             "neo4j",
         )
 

@@ -27,6 +27,7 @@ from app.settings import LocalNeo4jSettings
 
 NEO4J_POM = Path(__file__).with_name("pom.xml")  # the server and Browser artifacts, package data
 USER = "neo4j"
+LEGACY_PASSWORD = "donto-local-neo4j"  # the fixed password of homes made before per-install passwords
 PID_FILE = "donto-neo4j.pid"
 VERSION_MARKER = ".donto-neo4j-version"  # in <runtime>/lib: which version the jars are
 NO_JAVA = "Java is not installed (no JAVA_HOME, no `java` on PATH); Neo4j 5.26 needs Java 17 or 21"
@@ -55,6 +56,7 @@ class LocalNeo4jStatus:
     bolt_uri: str
     browser_url: str
     user: str
+    password: str  # where it is kept, never the password itself
     data_dir: Path
     message: str
 
@@ -144,7 +146,33 @@ class LocalNeo4j:
                     f"port {port} on 127.0.0.1 (Neo4j {name}) is already in use by another process; "
                     f"stop it or choose another port (DONTO_NEO4J_{name.upper()}_PORT)"
                 )
-        return self._launch(java)
+        legacy = self._adopt_legacy_password()
+        status = self._launch(java)
+        if legacy:
+            self._rotate_legacy_password()
+        return status
+
+    def _adopt_legacy_password(self) -> bool:
+        """A home made before passwords were per install holds the old fixed one: adopt it for this
+        start (then _rotate_legacy_password replaces it)."""
+        if self.settings.password is not None or self.settings.password_file.exists():
+            return False
+        if not (self.home / "data" / "dbms").exists():
+            return False
+        fd = os.open(self.settings.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(LEGACY_PASSWORD + "\n")
+        return True
+
+    def _rotate_legacy_password(self) -> None:
+        from neo4j import GraphDatabase
+
+        fresh = secrets.token_urlsafe(24)
+        with GraphDatabase.driver(self.settings.bolt_uri, auth=(USER, LEGACY_PASSWORD)) as driver:
+            driver.execute_query(
+                "ALTER CURRENT USER SET PASSWORD FROM $old TO $new", old=LEGACY_PASSWORD, new=fresh, database_="system"
+            )
+        self.settings.password_file.write_text(fresh + "\n")
 
     def _launch(self, java: str) -> LocalNeo4jStatus:
         """conf, first-start password, the detached JVM, its pid file; then wait for it to answer."""
@@ -162,7 +190,7 @@ class LocalNeo4j:
                     "dbms",
                     "set-initial-password",
                     "--",
-                    self.settings.password.get_secret_value(),
+                    self.settings.resolved_password(),
                 ],  # "--": a password may start with "-"
                 env=env,
                 capture_output=True,
@@ -226,6 +254,7 @@ class LocalNeo4j:
             bolt_uri=self.settings.bolt_uri,
             browser_url=self.browser_url,
             user=USER,
+            password="DONTO_NEO4J_PASSWORD" if self.settings.password else str(self.settings.password_file),
             data_dir=self.home / "data",
             message=message or ("running" if pid else "not running"),
         )
@@ -234,6 +263,7 @@ class LocalNeo4j:
         """The whole neo4j.conf, rewritten each start. Neo4j rejects unknown or repeated keys."""
         for sub in ("conf", "data", "logs", "run"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
+        self.home.chmod(0o700)  # the store files are the data: no other local user reads past the API
         s = self.settings
         lines = [
             "server.default_listen_address=127.0.0.1",
@@ -262,7 +292,7 @@ class LocalNeo4j:
         from neo4j import GraphDatabase
         from neo4j.exceptions import AuthError
 
-        auth = (USER, self.settings.password.get_secret_value())
+        auth = (USER, self.settings.resolved_password())
         deadline = began + self.settings.start_timeout_s
         log = self.home / "logs" / "console.log"
         console = lambda: _tail(log.read_bytes()[log_start:].decode(errors="replace"))  # noqa: E731
@@ -278,8 +308,8 @@ class LocalNeo4j:
                     return
             except AuthError as exc:
                 raise LocalNeo4jError(
-                    f"Neo4j in {self.home} rejects the configured password: it was set on "
-                    "first start and is kept in data/ (DONTO_NEO4J_PASSWORD)"
+                    f"Neo4j in {self.home} rejects the configured password: it was set on first start "
+                    f"from DONTO_NEO4J_PASSWORD or {self.settings.password_file}"
                 ) from exc
             except Exception as exc:  # not listening yet
                 if time.monotonic() > deadline:
