@@ -32,8 +32,24 @@ class Forbidden(DontoError):
     code = "forbidden"
 
 
+class RateLimited(DontoError):
+    """Too many requests: the caller may retry after `retry_after` seconds (sent as Retry-After)."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: int, field: str | None = None):
+        super().__init__(message, field)
+        self.retry_after = max(1, retry_after)
+
+
 class BackendUnavailable(DontoError):
+    """Neo4j does not answer; the caller may retry after `retry_after` seconds (sent as Retry-After)."""
+
     code = "backend_unavailable"
+
+    def __init__(self, message: str, retry_after: int = 2):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class SchemaMismatch(DontoError):

@@ -5,7 +5,7 @@ Groups and their variables:
                        When NEO4J_URI is unset donto uses its local server (LocalNeo4jSettings).
 - LocalNeo4jSettings  DONTO_NEO4J_HOME, DONTO_NEO4J_BOLT_PORT, DONTO_NEO4J_HTTP_PORT, ...
 - ApiSettings         DONTO_API_KEY (admin key), DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES,
-                      DONTO_RUN_WORKERS, ...
+                      DONTO_RUN_WORKERS, DONTO_RATE_LIMIT_PER_S, DONTO_AUTH_FAILURE_LIMIT, ...
 - EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
 - LLMSettings         DONTO_LLM_BASE_URL, DONTO_LLM_MODEL, DONTO_LLM_API_KEY, DONTO_LLM_TIMEOUT_S, ...
 """
@@ -84,7 +84,21 @@ class ApiSettings(BaseSettings):
     max_body_bytes: int = 8 * 1024 * 1024
     max_page: int = 1000  # claims per listing page
     query_timeout_s: float = 30.0
+    # Neo4j down or unreachable: a connection attempt gives up after connect_timeout_s, a request
+    # after backend_retry_s of retries; then 503 with Retry-After, and for backend_retry_after_s
+    # every request gets that 503 at once instead of waiting again.
+    connect_timeout_s: float = 2.0
+    backend_retry_s: float = 3.0
+    backend_retry_after_s: int = 2
     run_workers: bool = True  # false: the API leaves the job queues to `donto worker` processes
+    # Per key (the admin key is one key): a token bucket refilled at rate_limit_per_s, holding at most
+    # rate_limit_burst requests; 0 per second turns it off. Each API process keeps its own buckets.
+    rate_limit_per_s: float = 50.0
+    rate_limit_burst: int = 100
+    # Per client address: this many failed authentications in a window, then 429 until it ends; 0: off.
+    auth_failure_limit: int = 10
+    auth_failure_window_s: float = 60.0
+    key_usage_flush_s: float = 10.0  # how often counted key use is written to the graph
 
 
 class EmbeddingSettings(BaseSettings):

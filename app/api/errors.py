@@ -19,6 +19,7 @@ STATUS = {
     errors.Conflict: 409,
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
+    errors.RateLimited: 429,
     errors.BackendUnavailable: 503,
     errors.SchemaMismatch: 503,  # the graph's vectors were built for another model: `donto reembed`
 }
@@ -48,6 +49,8 @@ def install(app: FastAPI) -> None:
     async def _domain(_: Request, exc: errors.DontoError) -> JSONResponse:
         status = next((s for cls, s in STATUS.items() if isinstance(exc, cls)), 400)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        if isinstance(exc, (errors.RateLimited, errors.BackendUnavailable)):
+            headers = {"Retry-After": str(exc.retry_after)}
         return JSONResponse(error_body(exc.code, exc.message, exc.field), status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)

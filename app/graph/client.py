@@ -9,12 +9,13 @@ and the query log. Query parameters are never logged: they carry user text and v
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
 from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
-from neo4j.exceptions import AuthError, ServiceUnavailable
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
 
 from app.errors import BackendUnavailable, SchemaMismatch
 from app.graph.queries import QueryLibrary, schema_statements, schema_text, schema_version
@@ -34,7 +35,17 @@ class GraphClient:
         self.database = database
         self.timeout = settings.api.query_timeout_s
         self.queries = QueryLibrary()
-        self.driver = GraphDatabase.driver(uri, auth=(user, password), notifications_min_severity="OFF")
+        api = settings.api
+        self.retry_after_s = api.backend_retry_after_s
+        self._down_until = 0.0  # monotonic time until which Neo4j counts as down (see _session_call)
+        self.driver = GraphDatabase.driver(
+            uri,
+            auth=(user, password),
+            notifications_min_severity="OFF",
+            connection_timeout=api.connect_timeout_s,
+            connection_acquisition_timeout=max(10.0, api.connect_timeout_s),
+            max_transaction_retry_time=api.backend_retry_s,
+        )
 
     def close(self) -> None:
         self.driver.close()
@@ -53,8 +64,8 @@ class GraphClient:
 
     # -- transactions -------------------------------------------------------------------------
 
-    def read(self, work: Callable[..., T], *args: Any, name: str = "read") -> T:
-        return self._session_call("execute_read", work, args, name)
+    def read(self, work: Callable[..., T], *args: Any, name: str = "read", timeout_s: float | None = None) -> T:
+        return self._session_call("execute_read", work, args, name, timeout_s)
 
     def write(self, work: Callable[..., T], *args: Any, name: str = "write", timeout_s: float | None = None) -> T:
         return self._session_call("execute_write", work, args, name, timeout_s)
@@ -62,14 +73,21 @@ class GraphClient:
     def _session_call(
         self, method: str, work: Callable[..., T], args: tuple, name: str, timeout_s: float | None = None
     ) -> T:
+        # A request that just saw Neo4j down fails at once for a moment rather than each waiting
+        # out its own connection attempts and retries (an outage otherwise held clients for a minute).
+        if time.monotonic() < self._down_until:
+            raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s)
         tagged = unit_of_work(timeout=timeout_s or self.timeout, metadata=self._metadata(name))(work)
         try:
             with self.driver.session(database=self.database) as session:
                 return getattr(session, method)(tagged, *args)
-        except ServiceUnavailable as exc:
+        except (ServiceUnavailable, SessionExpired, TransientError) as exc:
+            # TransientError here: the driver's retries ran out (a database still starting or
+            # shutting down, or deadlocks that kept coming back) — worth retrying later, so 503.
             # The driver's message names the server's address: it goes to the log, not to clients.
             log.warning("Neo4j is not reachable (%s): %s", name, exc)
-            raise BackendUnavailable("Neo4j is not reachable; try again shortly") from exc
+            self._down_until = time.monotonic() + self.retry_after_s
+            raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s) from exc
 
     def _metadata(self, name: str) -> dict[str, str]:
         return {"app": f"{APP_NAME}_v{APP_VERSION}", "query": name}
