@@ -1,7 +1,8 @@
 // Claims the next job a worker may run. First a running job whose lease lapsed (its worker died)
 // with attempts left (jobs_fail_exhausted ends the others); else the oldest queued job of the
 // workspace served least recently (its (:JobLane) lastStartedAt), so workspaces take turns and
-// one tenant's thousand jobs do not queue another's one behind them.
+// one tenant's thousand jobs do not queue another's one behind them. A lane is served only while
+// it really holds a queued job.
 // Two workers may pick the same candidate: the SET of a marker takes the node's write lock (held
 // to the end of the transaction even once the marker is removed), and the state is read again
 // after it, so only the first of them gets the job.
@@ -14,6 +15,9 @@ CALL () {
   RETURN j, 0 AS rank ORDER BY j.createdAt LIMIT 1
   UNION
   MATCH (lane:JobLane) WHERE lane.queued > 0
+    // the count is a hint: a lane whose jobs all left the queue some other way (ended by hand,
+    // purged) must not hold the head of the queue for ever
+    AND EXISTS { MATCH (q:Job) WHERE q.workspace = lane.workspace AND q.createdAt IS NOT NULL AND q.state = 'queued' }
   WITH lane ORDER BY lane.lastStartedAt IS NOT NULL, lane.lastStartedAt LIMIT 1
   MATCH (j:Job) WHERE j.workspace = lane.workspace AND j.createdAt IS NOT NULL AND j.state = 'queued'
   RETURN j, 1 AS rank ORDER BY j.createdAt LIMIT 1

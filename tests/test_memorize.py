@@ -357,6 +357,20 @@ def test_workspaces_take_turns_so_one_tenants_burst_does_not_starve_another(extr
     assert set(order) == {*flooded, waiting["job_id"]}
 
 
+def test_a_lane_whose_jobs_left_the_queue_by_hand_does_not_hold_up_the_others(extracting, llm: ScriptedLLM, xmemory):
+    stale, live = Api(extracting, "stale-" + uuid.uuid4().hex[:8]), Api(extracting, "live-" + uuid.uuid4().hex[:8])
+    ended = memorize(stale, 202, text=TEXT)["job_id"]
+    xmemory.graph.write(  # an operator ends the job in Browser: its lane still counts it
+        lambda tx: tx.run("MATCH (j:Job {id: $id}) SET j.state = 'cancelled'", id=ended).consume()
+    )
+    waiting = memorize(live, 202, text=TEXT)["job_id"]
+    llm.default = Reply(lines(RACE))
+    while run_worker(xmemory, "after-drift"):
+        if live.get(f"/v1/jobs/{waiting}").json()["state"] != "queued":
+            break
+    assert live.get(f"/v1/jobs/{waiting}").json()["state"] == "succeeded"
+
+
 def test_a_paraphrase_corroborates_the_claim_it_restates_but_values_and_negations_never_merge(
     xapi: Api, llm: ScriptedLLM, xmemory
 ):
