@@ -37,10 +37,18 @@ def main(argv: list[str] | None = None) -> int:
 
     sub.add_parser("reembed", help="rebuild every vector for the configured embedding model")
     sub.add_parser("worker", help="drain the background job queues (claim embeddings) until stopped")
+    # The key only from the environment (DONTO_MCP_KEY): a command line is visible to every local user.
+    mcp = sub.add_parser("mcp", help="serve MCP on stdin/stdout for an agent, as the key in DONTO_MCP_KEY")
+    mcp.add_argument("--workspace", default=None, help="for the admin key (default: DONTO_MCP_WORKSPACE, else default)")
 
-    keys = sub.add_parser("keys", help="API keys bound to a workspace")
-    keys.add_argument("action", choices=["create"])
-    keys.add_argument("--workspace", required=True)
+    keys = sub.add_parser("keys", help="API keys bound to a workspace: create, list, revoke, rotate")
+    key_actions = keys.add_subparsers(dest="action", required=True)
+    create = key_actions.add_parser("create", help="print a new key for W (its id goes to stderr)")
+    create.add_argument("--workspace", required=True)
+    listing = key_actions.add_parser("list", help="every key (never the key itself) with its use")
+    listing.add_argument("--workspace", default=None)
+    key_actions.add_parser("revoke", help="refuse the key from the next request on").add_argument("key_id")
+    key_actions.add_parser("rotate", help="revoke the key and print a new one for its workspace").add_argument("key_id")
 
     memorize = sub.add_parser("memorize", help="keep text files as documents and queue their extraction")
     memorize.add_argument("files", nargs="+", type=Path)
@@ -59,6 +67,17 @@ def main(argv: list[str] | None = None) -> int:
     jobs.add_argument("--workspace", default="default")
     jobs.add_argument("--state", choices=["queued", "running", "succeeded", "failed", "cancelled"])
     jobs.add_argument("--limit", type=int, default=20)
+
+    export = sub.add_parser("export", help="write a workspace's data as JSON lines (a backup `donto import` restores)")
+    export.add_argument("--workspace", required=True)
+    export.add_argument("--out", default="-", help="the file to write (default -: stdout)")
+    restore = sub.add_parser("import", help="restore an export into an empty workspace")
+    restore.add_argument("--workspace", required=True)
+    restore.add_argument("file", help="an export, or - for stdin")
+    purge = sub.add_parser("purge", help="physically delete a workspace's data, or what it holds about one subject")
+    purge.add_argument("--workspace", required=True)
+    purge.add_argument("--subject", help="only the claims about this entity key (as subject or entity object)")
+    purge.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     args = parser.parse_args(argv)
     settings = load_settings()
@@ -94,11 +113,12 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.api.main import create_app
+    from app.api.server import uvicorn_config
 
     host = args.host or settings.api.host
     port = args.port or settings.api.port
     print(f"donto API on http://{host}:{port}  (OpenAPI at /docs)", flush=True)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    uvicorn.Server(uvicorn_config(create_app(settings), settings.api, host, port)).run()
     return 0
 
 
@@ -159,6 +179,21 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         memory.workers.wait()
+    return 0
+
+
+def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
+    from app.mcp import stdio
+    from app.memory import Memory
+
+    key = settings.mcp.key.get_secret_value() if settings.mcp.key else None
+    workspace = args.workspace or settings.mcp.workspace
+    with Memory(settings).open(apply_schema=False) as memory:
+        server = stdio.server(memory, key, workspace)  # a refused key ends here, before the model loads
+        memory.apply_schema()
+        if settings.api.run_workers:  # as the API does: embeddings (and extraction jobs) get drained
+            memory.start_workers()
+        server.run(transport="stdio")
     return 0
 
 
@@ -227,10 +262,93 @@ def cmd_jobs(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
+    """stdout carries a new key and nothing else, so `KEY=$(donto keys create ...)` works; the rest
+    goes to stderr. A key is printed once: only its hash is kept."""
+    from app.memory import Memory
+    from app.temporal.instants import iso
+
+    with Memory(settings).open(apply_schema=False) as memory:
+        if args.action == "create":
+            issued = memory.keys.create(args.workspace)
+            print(issued.key)
+            print(f"key id {issued.id} for workspace {issued.workspace} (shown once: store it now)", file=sys.stderr)
+        elif args.action == "rotate":
+            issued = memory.keys.rotate(args.key_id)
+            print(issued.key)
+            print(
+                f"revoked {args.key_id}; new key id {issued.id} for workspace {issued.workspace} "
+                "(printed above, once: this is the only copy, hand it over now)",
+                file=sys.stderr,
+            )
+        elif args.action == "revoke":
+            workspace, revoked_at = memory.keys.revoke(args.key_id)
+            print(f"revoked {args.key_id} (workspace {workspace}) at {iso(revoked_at)}")
+        else:
+            print("id  workspace  fingerprint  created_at  last_used_at  revoked_at  requests  rejected  replaced_by")
+            for k in memory.keys.list(args.workspace):
+                cells = (k.id, k.workspace or "*", k.fingerprint, iso(k.created_at), iso(k.last_used_at))
+                more = (iso(k.revoked_at), k.requests, k.rejected, k.replaced_by)
+                print("  ".join("-" if c is None else str(c) for c in (*cells, *more)))
+    return 0
+
+
+def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     from app.memory import Memory
 
     with Memory(settings).open(apply_schema=False) as memory:
-        print(memory.keys.create(args.workspace))
+        if args.out == "-":
+            counts = memory.portability.export(args.workspace, sys.stdout.buffer)
+        else:
+            # Written beside the target and renamed at the end: a failed export leaves no half file.
+            partial = Path(args.out + ".partial")
+            try:
+                with partial.open("wb") as out:
+                    counts = memory.portability.export(args.workspace, out)
+                partial.replace(args.out)
+            finally:
+                partial.unlink(missing_ok=True)
+    nodes, relationships = sum(counts.nodes.values()), sum(counts.relationships.values())
+    print(f"exported workspace {args.workspace}: {nodes} nodes, {relationships} relationships", file=sys.stderr)
+    return 0
+
+
+def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
+    from app.memory import Memory
+
+    # The schema is applied first: a fresh store needs its constraints and indexes before the data.
+    with Memory(settings).open() as memory:
+        if args.file == "-":
+            counts = memory.portability.import_(args.workspace, sys.stdin.buffer)
+        else:
+            with open(args.file, "rb") as source:
+                counts = memory.portability.import_(args.workspace, source)
+    nodes, relationships = sum(counts.nodes.values()), sum(counts.relationships.values())
+    print(f"imported into workspace {args.workspace}: {nodes} nodes, {relationships} relationships")
+    return 0
+
+
+def cmd_purge(settings: Settings, args: argparse.Namespace) -> int:
+    import getpass
+
+    from app.memory import Memory
+
+    with Memory(settings).open(apply_schema=False) as memory:
+        if not args.yes:
+            if args.subject:
+                what = f"everything workspace {args.workspace} holds about {args.subject!r}"
+            else:
+                held = memory.purges.holdings(args.workspace).items()
+                what = f"workspace {args.workspace}: " + (", ".join(f"{n} {label}" for label, n in held) or "nothing")
+            if not sys.stdin.isatty():
+                print(f"donto: purge would delete {what}; pass --yes to do it", file=sys.stderr)
+                return 2
+            answer = input(f"This deletes {what}, for good. Type the workspace name to go on: ")
+            if answer.strip() != args.workspace:
+                print("nothing deleted")
+                return 1
+        report = memory.purges.purge(args.workspace, args.subject, by=f"cli:{getpass.getuser()}")
+    counts = ", ".join(f"{n} {kind}" for kind, n in report.counts.items()) or "nothing"
+    print(f"purged {report.scope} of workspace {report.workspace}: {counts} (audit record {report.id})")
     return 0
 
 
@@ -255,12 +373,16 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "up": cmd_up,
     "serve": cmd_serve,
     "worker": cmd_worker,
+    "mcp": cmd_mcp,
     "neo4j": cmd_neo4j,
     "schema": cmd_schema,
     "keys": cmd_keys,
     "reembed": cmd_reembed,
     "memorize": cmd_memorize,
     "jobs": cmd_jobs,
+    "export": cmd_export,
+    "import": cmd_import,
+    "purge": cmd_purge,
 }
 
 if __name__ == "__main__":

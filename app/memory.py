@@ -35,6 +35,8 @@ from app.predicates.service import PredicateService
 from app.recall.service import RecallService
 from app.settings import Settings
 from app.walk.service import WalkService
+from app.workspaces.portability import PortabilityService
+from app.workspaces.purge import PurgeService
 from app.workspaces.service import WorkspaceService
 
 
@@ -45,8 +47,10 @@ class Memory:
         self.encoder = Encoder(settings.embedding)
 
         admin_key = settings.api.api_key.get_secret_value() if settings.api.api_key else None
-        self.keys = KeyService(self.graph, admin_key)
+        self.keys = KeyService(self.graph, admin_key, settings.api)
         self.workspaces = WorkspaceService(self.graph)
+        self.portability = PortabilityService(self.graph)  # donto export / import
+        self.purges = PurgeService(self.graph)  # donto purge
         self.claims = ClaimService(self.graph)
         self.predicates = PredicateService(self.graph)
         self.documents = DocumentService(self.graph)
@@ -79,6 +83,7 @@ class Memory:
 
     def close(self) -> None:
         self.workers.stop()
+        self.keys.close()  # writes the key use counted since the last flush
         self.graph.close()
 
     def __enter__(self) -> Memory:

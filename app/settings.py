@@ -8,6 +8,7 @@ Groups and their variables:
                       DONTO_RUN_WORKERS, DONTO_RATE_LIMIT_PER_S, DONTO_AUTH_FAILURE_LIMIT, ...
 - EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
 - LLMSettings         DONTO_LLM_BASE_URL, DONTO_LLM_MODEL, DONTO_LLM_API_KEY, DONTO_LLM_TIMEOUT_S, ...
+- McpSettings         DONTO_MCP_KEY, DONTO_MCP_WORKSPACE — the caller of `donto mcp` (stdio)
 """
 
 from __future__ import annotations
@@ -82,6 +83,10 @@ class ApiSettings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8765
     max_body_bytes: int = 8 * 1024 * 1024
+    body_timeout_s: float = 30.0  # a request body not fully received by then: 408
+    header_timeout_s: float = 10.0  # a connection whose request head is not in by then is closed
+    keep_alive_s: int = 5  # an idle kept-alive connection is closed after this
+    max_connections: int = 512  # open connections and running requests; beyond: 503 at once
     max_page: int = 1000  # claims per listing page
     query_timeout_s: float = 30.0
     # Neo4j down or unreachable: a connection attempt gives up after connect_timeout_s, a request
@@ -130,12 +135,23 @@ class LLMSettings(BaseSettings):
         return bool(self.base_url)
 
 
+class McpSettings(BaseSettings):
+    """Who `donto mcp` (MCP over stdio) acts for: a key checked like an HTTP request's, and for
+    the admin key the workspace (a bound key has its own)."""
+
+    model_config = SettingsConfigDict(env_prefix="DONTO_MCP_", extra="ignore")
+
+    key: SecretStr | None = None
+    workspace: str | None = None
+
+
 class Settings(BaseModel):
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     local_neo4j: LocalNeo4jSettings = Field(default_factory=LocalNeo4jSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
 
     @property
     def uses_local_neo4j(self) -> bool:

@@ -27,9 +27,10 @@ def free_port() -> int:
 
 @contextmanager
 def bench_settings(settings: Settings, throwaway: bool) -> Iterator[Settings]:
-    """The configured Neo4j, or (throwaway=True) a fresh local server that is removed afterwards."""
+    """The configured Neo4j, or (throwaway=True) a fresh local server that is removed afterwards.
+    The per-key rate limit is off: a bench drives its one key as fast as the server answers."""
     if not throwaway:
-        yield settings.model_copy(update={"api": ApiSettings(api_key=SecretStr(BENCH_KEY))})
+        yield settings.model_copy(update={"api": ApiSettings(api_key=SecretStr(BENCH_KEY), rate_limit_per_s=0)})
         return
     from app.neo4j_local import throwaway_server
 
@@ -43,7 +44,7 @@ def bench_settings(settings: Settings, throwaway: bool) -> Iterator[Settings]:
         yield settings.model_copy(
             update={
                 "neo4j": Neo4jSettings(uri=uri, user=user, password=SecretStr(password)),
-                "api": ApiSettings(api_key=SecretStr(BENCH_KEY), max_body_bytes=64 * 1024 * 1024),
+                "api": ApiSettings(api_key=SecretStr(BENCH_KEY), max_body_bytes=64 * 1024 * 1024, rate_limit_per_s=0),
             }
         )
 
@@ -54,9 +55,11 @@ def served_api(settings: Settings) -> Iterator[httpx.Client]:
     import uvicorn
 
     from app.api.main import create_app
+    from app.api.server import uvicorn_config
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn_config(create_app(settings), settings.api, "127.0.0.1", port, log_level="warning")
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 120

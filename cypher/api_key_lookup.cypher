@@ -1,6 +1,5 @@
-// Which workspace is this key bound to?
+// Which key is this, which workspace is it bound to, and is it revoked?
 // Parameters: $key_hash (sha256 of the presented key)
-// Returns: id, workspace — no row for an unknown key
+// Returns: id, workspace, revokedAt (null while the key is live) — no row for an unknown key
 MATCH (k:ApiKey {keyHash: $key_hash})
-WHERE k.revokedAt IS NULL
-RETURN k.id AS id, k.workspace AS workspace
+RETURN k.id AS id, k.workspace AS workspace, k.revokedAt AS revokedAt

@@ -1,8 +1,10 @@
 // donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
-// schema-version: 3
+// schema-version: 4
 // Every statement is IF [NOT] EXISTS or MERGE, so applying twice changes nothing.
 // Version 2 added the session and speaker-aware full-text indexes: a graph written under version 1
-// gets the texts they read from `donto reembed`. Version 3 added the job queue (:Job, :JobPass).
+// gets the texts they read from `donto reembed`. Version 3 added the job queue (:Job, :JobPass);
+// version 4 key lifecycle and use (:ApiKey ids, :KeyUsage), purge records and workspace indexes
+// for export and purge (additions only: a version 3 graph needs nothing but this file).
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
@@ -27,6 +29,11 @@ CREATE CONSTRAINT span_id IF NOT EXISTS FOR (s:Span) REQUIRE s.id IS UNIQUE;
 
 // API keys bound to a workspace, stored as sha256 of the key.
 CREATE CONSTRAINT api_key_hash IF NOT EXISTS FOR (k:ApiKey) REQUIRE k.keyHash IS UNIQUE;
+CREATE CONSTRAINT api_key_id IF NOT EXISTS FOR (k:ApiKey) REQUIRE k.id IS UNIQUE;
+CREATE INDEX api_key_created IF NOT EXISTS FOR (k:ApiKey) ON (k.createdAt);
+// Key use per key, workspace and UTC day (requests, rejected, lastUsedAt), written in batches.
+CREATE CONSTRAINT key_usage_day IF NOT EXISTS FOR (u:KeyUsage) REQUIRE (u.keyId, u.workspace, u.day) IS UNIQUE;
+CREATE INDEX key_usage_key IF NOT EXISTS FOR (u:KeyUsage) ON (u.keyId);
 
 // The transaction-time clock: one node, locked by every write (see transaction_time_next.cypher).
 CREATE CONSTRAINT transaction_clock_name IF NOT EXISTS FOR (t:TransactionClock) REQUIRE t.name IS UNIQUE;
@@ -84,6 +91,14 @@ CREATE INDEX job_workspace_created IF NOT EXISTS FOR (j:Job) ON (j.workspace, j.
 // started one, so workers serve workspaces in turn and one tenant's burst cannot starve another.
 CREATE CONSTRAINT job_lane_workspace IF NOT EXISTS FOR (l:JobLane) REQUIRE l.workspace IS UNIQUE;
 CREATE INDEX job_lane_queued IF NOT EXISTS FOR (l:JobLane) ON (l.queued);
+
+// Backup and erasure (app/workspaces): every label of a workspace is found from an index, so an
+// export or a purge never scans the store; spans, passages and job passes get theirs here. One
+// (:Purge) audit record per purge: what was removed, counted, never the removed content.
+CREATE INDEX span_workspace IF NOT EXISTS FOR (s:Span) ON (s.workspace);
+CREATE INDEX passage_workspace IF NOT EXISTS FOR (p:Passage) ON (p.workspace);
+CREATE INDEX job_pass_workspace IF NOT EXISTS FOR (p:JobPass) ON (p.workspace);
+CREATE CONSTRAINT purge_id IF NOT EXISTS FOR (p:Purge) REQUIRE p.id IS UNIQUE;
 
 // Last: wait (up to 300 s) until every index above is online, so nothing reads a half-built one.
 CALL db.awaitIndexes(300);

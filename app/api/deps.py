@@ -25,10 +25,13 @@ def principal(
     authorization: Annotated[str | None, Header()] = None,
     x_donto_workspace: Annotated[str | None, Header()] = None,
 ) -> Principal:
+    if len(request.headers.getlist("x-donto-workspace")) > 1:  # the first or the last? Readers differ.
+        raise InvalidInput("send X-Donto-Workspace once", field="X-Donto-Workspace")
     key = None
     if authorization and authorization[:7].lower() == "bearer ":
         key = authorization[7:].strip()
-    return memory(request).keys.authenticate(key, x_donto_workspace)
+    address = request.client.host if request.client else None
+    return memory(request).keys.authenticate(key, x_donto_workspace, address)
 
 
 def workspace(p: Annotated[Principal, Depends(principal)]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -44,25 +45,34 @@ def field_path(loc: tuple[str | int, ...]) -> str:
     return out
 
 
+def domain_response(exc: errors.DontoError) -> JSONResponse:
+    status = next((s for cls, s in STATUS.items() if isinstance(exc, cls)), 400)
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if isinstance(exc, (errors.RateLimited, errors.BackendUnavailable)):
+        headers = {"Retry-After": str(exc.retry_after)}
+    return JSONResponse(error_body(exc.code, exc.message, exc.field), status_code=status, headers=headers)
+
+
+def invalid_input(error: Any) -> tuple[str, str | None]:
+    """A pydantic error (one item of `.errors()`) as the message and the field named in the answer."""
+    field = field_path(tuple(error.get("loc", ())))
+    message = error.get("msg", "invalid input").removeprefix("Value error, ")
+    if error.get("type") == "extra_forbidden":
+        message = "unknown field"
+    return message, field or None
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(errors.DontoError)
     async def _domain(_: Request, exc: errors.DontoError) -> JSONResponse:
-        status = next((s for cls, s in STATUS.items() if isinstance(exc, cls)), 400)
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        if isinstance(exc, (errors.RateLimited, errors.BackendUnavailable)):
-            headers = {"Retry-After": str(exc.retry_after)}
-        return JSONResponse(error_body(exc.code, exc.message, exc.field), status_code=status, headers=headers)
+        return domain_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0]
         if first.get("type") == "json_invalid":
             return JSONResponse(error_body("malformed_json", "the body is not valid JSON"), status_code=400)
-        field = field_path(tuple(first.get("loc", ())))
-        message = first.get("msg", "invalid input").removeprefix("Value error, ")
-        if first.get("type") == "extra_forbidden":
-            message = "unknown field"
-        return JSONResponse(error_body("invalid_input", message, field or None), status_code=422)
+        return JSONResponse(error_body("invalid_input", *invalid_input(first)), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

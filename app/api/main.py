@@ -1,5 +1,6 @@
 """The FastAPI application: a thin shell over one Memory, made in the lifespan and kept on
-app.state. The Memory's background workers run beside the requests."""
+app.state. The Memory's background workers run beside the requests, and the MCP server
+(app/mcp) answers at /mcp."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from app.api.routers import (
     walk,
     workspaces,
 )
+from app.mcp import http as mcp_http
 from app.memory import Memory
 from app.settings import APP_VERSION, Settings, load_settings
 
@@ -40,7 +42,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if settings.api.run_workers:  # else `donto worker` processes drain the queues
                 memory.start_workers()
             app.state.memory = memory
-            yield
+            async with mcp_http.serving(app.state, memory):  # MCP at /mcp, for as long as the API runs
+                yield
         finally:
             memory.close()
 
@@ -49,9 +52,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=APP_VERSION,
         lifespan=lifespan,
         description="Graph-database-native memory for AI agents, on Neo4j.",
+        # A slash redirect builds its Location from the request's Host header; a 404 trusts nothing.
+        redirect_slashes=False,
     )
     errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
+    app.router.routes.append(mcp_http.route())
+    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes, timeout_s=settings.api.body_timeout_s)
     return app

@@ -1,4 +1,3 @@
 """The MCP server: one more thin shell over app.memory.Memory, beside the REST API and the CLI,
-exposing the same verbs as MCP tools. It builds no service itself.
-
-Empty for now."""
+exposing the same verbs as MCP tools (tools.py) over stdio (stdio.py, `donto mcp`) and streamable
+HTTP (http.py, /mcp in the API). It builds no service itself."""

@@ -33,6 +33,8 @@ ASSEMBLED = {
     "MemorizeService",
     "ExtractionJobs",
     "WorkspaceService",
+    "PortabilityService",
+    "PurgeService",
     "ClaimEmbeddings",
     "KeyService",
     "ClaimService",

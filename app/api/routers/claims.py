@@ -16,13 +16,14 @@ from app.api.schemas.claims import (
     RetractOut,
     WriteOutcomeOut,
 )
+from app.api.schemas.common import KEYED, WITH_BODY, errors
 from app.errors import InvalidInput
 from app.temporal.instants import iso
 
-router = APIRouter(prefix="/v1/claims", tags=["claims"])
+router = APIRouter(prefix="/v1/claims", tags=["claims"], responses=KEYED)
 
 
-@router.post("", status_code=201, response_model=ClaimsWriteOut)
+@router.post("", status_code=201, response_model=ClaimsWriteOut, responses=WITH_BODY)
 def write_claims(body: ClaimsWriteIn, memory: MemoryDep, workspace: WorkspaceDep) -> ClaimsWriteOut:
     """Write a batch of claims in one transaction (all or nothing). A claim whose content is already
     known comes back with its existing id and `created: false`."""
@@ -62,13 +63,13 @@ def list_claims(
     return ClaimPage(claims=[ClaimOut.from_domain(c) for c in claims], next_cursor=next_cursor)
 
 
-@router.get("/{claim_id}", response_model=ClaimOut)
+@router.get("/{claim_id}", response_model=ClaimOut, responses=errors(404))
 def get_claim(claim_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> ClaimOut:
     """One claim: both time intervals, relationships in both directions, evidence spans with text."""
     return ClaimOut.from_domain(memory.claims.get(workspace, claim_id))
 
 
-@router.post("/{claim_id}/retract", response_model=RetractOut)
+@router.post("/{claim_id}/retract", response_model=RetractOut, responses={**WITH_BODY, **errors(404, 409)})
 def retract_claim(
     claim_id: str, memory: MemoryDep, workspace: WorkspaceDep, body: Annotated[RetractIn | None, Body()] = None
 ) -> RetractOut:

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
 from app.api.deps import MemoryDep, ScopeDep, WorkspaceDep
+from app.api.schemas.common import KEYED, errors
 from app.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut, NeighbourhoodOut
 from app.explore.service import MAX_HOPS, MAX_NEIGHBOURHOOD_DEPTH
 
-router = APIRouter(tags=["explore"])
+router = APIRouter(tags=["explore"], responses=KEYED)
+
+# `:path` so a key may hold '/' ("https://schema.org/Person", "a/b"), sent as is or as %2F; the
+# fixed suffix (/profile, /paths) keeps the routes apart.
+EntityKey = Annotated[str, Path(min_length=1, max_length=512, pattern=r"\S", description="the entity's key")]
 
 
-@router.get("/v1/entities/{key}/profile", response_model=EntityProfileOut)
+@router.get("/v1/entities/{key:path}/profile", response_model=EntityProfileOut, responses=errors(404))
 def entity_profile(
-    key: str,
+    key: EntityKey,
     memory: MemoryDep,
     workspace: WorkspaceDep,
     scope: ScopeDep,
@@ -25,9 +30,9 @@ def entity_profile(
     return EntityProfileOut.model_validate(memory.explore.profile(workspace, key, scope, limit))
 
 
-@router.get("/v1/entities/{key}/paths", response_model=EntityPathsOut)
+@router.get("/v1/entities/{key:path}/paths", response_model=EntityPathsOut)
 def entity_paths(
-    key: str,
+    key: EntityKey,
     memory: MemoryDep,
     workspace: WorkspaceDep,
     scope: ScopeDep,
@@ -42,7 +47,7 @@ def entity_paths(
     )
 
 
-@router.get("/v1/claims/{claim_id}/neighbourhood", response_model=NeighbourhoodOut)
+@router.get("/v1/claims/{claim_id}/neighbourhood", response_model=NeighbourhoodOut, responses=errors(404))
 def claim_neighbourhood(
     claim_id: str,
     memory: MemoryDep,

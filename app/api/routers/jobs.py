@@ -7,10 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import MemoryDep, WorkspaceDep
+from app.api.schemas.common import KEYED, errors
 from app.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, JobRawOut, JobRawPassOut
 from app.jobs.store import MAX_PAGE
 
-router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
+router = APIRouter(prefix="/v1/jobs", tags=["jobs"], responses=KEYED)
 
 
 @router.get("", response_model=JobPageOut)
@@ -26,20 +27,20 @@ def list_jobs(
     return JobPageOut(jobs=[JobOut.from_view(j) for j in jobs], next_before=jobs[-1].id if len(jobs) == limit else None)
 
 
-@router.get("/{job_id}", response_model=JobOut)
+@router.get("/{job_id}", response_model=JobOut, responses=errors(404))
 def get_job(job_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> JobOut:
     """One job: its request, state, place in the queue, and every pass's yields."""
     return JobOut.from_view(memory.jobs.get(workspace, job_id))
 
 
-@router.get("/{job_id}/raw", response_model=JobRawOut)
+@router.get("/{job_id}/raw", response_model=JobRawOut, responses=errors(404))
 def job_raw(job_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> JobRawOut:
     """What the model said, reply by reply, pass by pass."""
     rows = memory.jobs.raw(workspace, job_id)
     return JobRawOut(id=job_id, passes=[JobRawPassOut(**r) for r in rows])
 
 
-@router.post("/{job_id}/cancel", response_model=JobCancelOut)
+@router.post("/{job_id}/cancel", response_model=JobCancelOut, responses=errors(404))
 def cancel_job(job_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> JobCancelOut:
     """A queued job is cancelled at once; a running one stops at its next pass."""
     return JobCancelOut.model_validate({"id": job_id, "state": memory.jobs.cancel(workspace, job_id)})

@@ -5,18 +5,19 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from app.api.deps import MemoryDep, WorkspaceDep
+from app.api.schemas.common import KEYED, WITH_BODY
 from app.api.schemas.memorize import MemorizeIn, MemorizeOut
 from app.jobs.extraction import worker_id
 from app.memorize.service import MemorizeRequest
 
-router = APIRouter(prefix="/v1/memorize", tags=["memorize"])
+router = APIRouter(prefix="/v1/memorize", tags=["memorize"], responses=KEYED)
 
 
 @router.post(
     "",
     response_model=MemorizeOut,
     status_code=202,
-    responses={200: {"model": MemorizeOut, "description": "ran now (async: false), or no LLM"}},
+    responses={200: {"model": MemorizeOut, "description": "ran now (async: false), or no LLM"}, **WITH_BODY},
 )
 def memorize(body: MemorizeIn, memory: MemoryDep, workspace: WorkspaceDep, response: Response) -> MemorizeOut:
     """Keep `text` as a document (or read a stored `document_id` or `session_id`) and extract claims

@@ -7,14 +7,16 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 
 from app.api.deps import MemoryDep, WorkspaceDep
+from app.api.schemas.common import KEYED, WITH_BODY
 from app.api.schemas.predicates import PredicateIn, PredicateOut
 
-router = APIRouter(prefix="/v1/predicates", tags=["predicates"])
+router = APIRouter(prefix="/v1/predicates", tags=["predicates"], responses=KEYED)
 
 
-@router.put("/{name}", response_model=PredicateOut)
+# `:path` so a name may hold '/' ("https://schema.org/name"), sent as is or as %2F.
+@router.put("/{name:path}", response_model=PredicateOut, responses=WITH_BODY)
 def declare_predicate(
-    name: Annotated[str, Path(min_length=1, max_length=512)],
+    name: Annotated[str, Path(min_length=1, max_length=512, pattern=r"\S")],
     body: PredicateIn,
     memory: MemoryDep,
     workspace: WorkspaceDep,

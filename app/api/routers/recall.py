@@ -5,14 +5,15 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.api.deps import MemoryDep, WorkspaceDep
+from app.api.schemas.common import KEYED, WITH_BODY
 from app.api.schemas.recall import ProvenanceOut, RecallIn, RecallItemOut, RecallOut
 from app.recall.render import RecallItem
 from app.recall.service import RecallRequest
 
-router = APIRouter(prefix="/v1/recall", tags=["recall"])
+router = APIRouter(prefix="/v1/recall", tags=["recall"], responses=KEYED)
 
 
-@router.post("", response_model=RecallOut, response_model_exclude_unset=True)
+@router.post("", response_model=RecallOut, response_model_exclude_unset=True, responses=WITH_BODY)
 def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> RecallOut:
     """A small, dated, evidence-anchored memory bundle for a question. Items carry `provenance`
     (turns, session, claims, premise-walk status) only when `include_provenance` is true."""

@@ -7,10 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import MemoryDep, ScopeDep, WorkspaceDep
+from app.api.schemas.common import KEYED, WITH_BODY
 from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from app.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH
 
-router = APIRouter(prefix="/v1/claims", tags=["premise walk"])
+router = APIRouter(prefix="/v1/claims", tags=["premise walk"], responses=KEYED)
 
 
 @router.get("/{claim_id}/status", response_model=StatusOut)
@@ -28,7 +29,7 @@ def claim_status(
     return StatusOut.model_validate(status)
 
 
-@router.post("/status", response_model=StatusBatchOut)
+@router.post("/status", response_model=StatusBatchOut, responses=WITH_BODY)
 def claims_status(body: StatusIn, memory: MemoryDep, workspace: WorkspaceDep) -> StatusBatchOut:
     """The status of many claims in one round trip, in the order asked."""
     statuses = memory.walk.status(workspace, body.ids, body.scope(), body.max_depth, body.fan_out)

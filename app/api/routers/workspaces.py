@@ -5,11 +5,12 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.api.deps import MemoryDep, WorkspaceDep
+from app.api.schemas.common import KEYED, WITH_BODY
 from app.api.schemas.workspaces import WorkspaceSettingsIn, WorkspaceSettingsOut
 from app.temporal.instants import iso
 from app.workspaces.service import WorkspaceSettings
 
-router = APIRouter(prefix="/v1/workspace", tags=["workspace"])
+router = APIRouter(prefix="/v1/workspace", tags=["workspace"], responses=KEYED)
 
 
 def _out(workspace: str, settings: WorkspaceSettings) -> WorkspaceSettingsOut:
@@ -23,7 +24,7 @@ def get_settings(memory: MemoryDep, workspace: WorkspaceDep) -> WorkspaceSetting
     return _out(workspace, memory.workspaces.settings(workspace))
 
 
-@router.put("", response_model=WorkspaceSettingsOut)
+@router.put("", response_model=WorkspaceSettingsOut, responses=WITH_BODY)
 def put_settings(body: WorkspaceSettingsIn, memory: MemoryDep, workspace: WorkspaceDep) -> WorkspaceSettingsOut:
     """`extract_sessions: true`: every episode posted to this workspace queues an extraction job
     over its session (a post can still say `"extract": false`)."""

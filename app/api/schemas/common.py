@@ -1,11 +1,11 @@
-"""Field types and bases shared by the request models."""
+"""Field types and bases shared by the request models, and the error body every operation documents."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, StringConstraints, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema
 
 from app.temporal.instants import parse_instant
 from app.temporal.scope import TimeScope
@@ -44,3 +44,46 @@ class ScopedIn(Strict):
 
     def scope(self) -> TimeScope:
         return TimeScope.resolve(self.valid_at, self.known_at)
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="invalid_input, malformed_json, not_found, conflict, unauthorized, forbidden, ...")
+    message: str
+    field: str | None = Field(default=None, description="the input at fault, e.g. 'claims[3].valid_from'")
+
+
+class ErrorOut(BaseModel):
+    """The body of every error answer (app/api/errors.py)."""
+
+    error: ErrorDetail
+
+
+_RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
+ERROR_STATUSES: dict[int, dict[str, Any]] = {
+    400: {"description": "the body is not valid JSON"},
+    401: {"description": "no API key, or one donto does not accept (WWW-Authenticate: Bearer)"},
+    403: {"description": "the key is bound to another workspace than X-Donto-Workspace names"},
+    404: {"description": "nothing by that id or key in this workspace"},
+    408: {"description": "the request body did not arrive in time"},
+    409: {"description": "conflicts with what is stored"},
+    413: {"description": "the request body is over the configured size"},
+    422: {"description": "invalid input; `field` names it"},
+    429: {"description": "too many requests", "headers": _RETRY_AFTER},
+    503: {
+        "description": "Neo4j is unreachable (with Retry-After), or its vectors were built for another embedding model",
+        "headers": _RETRY_AFTER,
+    },
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """FastAPI `responses=` documenting these error statuses, each with the one error body."""
+    return {status: {"model": ErrorOut, **ERROR_STATUSES[status]} for status in statuses}
+
+
+# What any operation behind a key can answer: a missing, unknown or foreign key, a malformed
+# X-Donto-Workspace or other input, the rate limit, Neo4j down. Every keyed router declares these;
+# an operation adds its own (WITH_BODY where it reads one, 404, 409).
+KEYED = errors(401, 403, 422, 429, 503)
+# What an operation reading a JSON body can answer besides: not JSON, too slow to arrive, too large.
+WITH_BODY = errors(400, 408, 413)

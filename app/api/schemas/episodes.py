@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints, field_validator
 
 from app.api.schemas.common import Instant, Key, Strict
+from app.episodes.service import EpisodeResult, NewTurn
+from app.temporal.instants import iso
 
 
 class SessionIn(Strict):
@@ -14,21 +16,42 @@ class SessionIn(Strict):
     started_at: Instant | None = None
 
 
+# Every passage of an episode is embedded while the request waits (about 150 characters a
+# passage): these keep that to seconds. Longer text goes to POST /v1/documents or /v1/memorize.
+MAX_TURN_CHARS = 50_000
+MAX_EPISODE_CHARS = 100_000
+
+
 class TurnIn(Strict):
     external_id: Key
     speaker: Key
-    text: Annotated[str, StringConstraints(min_length=1, max_length=100_000)]
+    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TURN_CHARS)]
     occurred_at: Instant | None = None
 
 
 class EpisodeIn(Strict):
     session: SessionIn
-    turns: list[TurnIn] = Field(min_length=1, max_length=2000)
+    turns: list[TurnIn] = Field(
+        min_length=1, max_length=2000, description=f"at most {MAX_EPISODE_CHARS:,} characters of text in all"
+    )
     extract: bool | None = Field(
         default=None,
         description="queue an extraction job over the session (needs an LLM); "
         "default: the workspace's extract_sessions setting",
     )
+
+    @field_validator("turns")
+    @classmethod
+    def _not_too_long(cls, turns: list[TurnIn]) -> list[TurnIn]:
+        if sum(len(t.text) for t in turns) > MAX_EPISODE_CHARS:
+            raise ValueError(
+                f"over {MAX_EPISODE_CHARS:,} characters of text in one request: send the turns in several "
+                "requests, or long text to /v1/documents or /v1/memorize"
+            )
+        return turns
+
+    def new_turns(self) -> list[NewTurn]:
+        return [NewTurn(t.external_id, t.speaker, t.text, t.occurred_at) for t in self.turns]
 
 
 class TurnOutcomeOut(BaseModel):
@@ -42,3 +65,12 @@ class EpisodeOut(BaseModel):
     session_id: str
     turns: list[TurnOutcomeOut]
     extraction_job_id: str | None = Field(default=None, description="with extract: the queued job")
+
+    @classmethod
+    def of(cls, result: EpisodeResult, job_id: str | None) -> EpisodeOut:
+        return cls(
+            extraction_job_id=job_id,
+            recorded_at=iso(result.recorded_at),
+            session_id=result.session_id,
+            turns=[TurnOutcomeOut(id=t.id, external_id=t.external_id, created=t.created) for t in result.turns],
+        )

@@ -1,0 +1,268 @@
+"""donto's verbs as MCP tools, over one Memory, for whichever transport serves them.
+
+Each tool takes the REST API's request shapes (app/api/schemas) as typed arguments and answers
+with its response shapes, as compact JSON text and as structured content. A domain error, or an
+argument that fails validation, comes back as a tool error carrying the REST error body
+(`{"error": {"code", "message", "field"}}`); anything else is the SDK's generic tool error, never a
+traceback."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
+
+from app import errors
+from app.api.errors import error_body, invalid_input
+from app.api.schemas.claims import MAX_BATCH, ClaimIn, ClaimOut, ClaimPage, ClaimsWriteOut, RetractOut, WriteOutcomeOut
+from app.api.schemas.common import Id, Instant, Key
+from app.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
+from app.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
+from app.api.schemas.recall import ProvenanceOut, RecallIn, RecallItemOut, RecallOut
+from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
+from app.explore.service import MAX_HOPS
+from app.memorize.service import MemorizeRequest
+from app.memory import Memory
+from app.recall.service import RecallRequest
+from app.settings import APP_VERSION
+from app.temporal.instants import iso
+from app.temporal.scope import TimeScope
+from app.walk.service import MAX_IDS
+
+# The workspace a tool call acts in, from its transport (a key checked per call or per request).
+WorkspaceOf = Callable[[Context], str]
+
+INSTRUCTIONS = """\
+donto is a long-term memory. Keep what you hear with add_turns and the facts you learn with
+write_claims (say when each was true: valid_from, valid_to). Before answering about the past, call
+recall. Before acting on a remembered fact, call claim_status: POTENTIALLY_STALE means a premise it
+rests on was superseded, retracted or has expired. Facts are never overwritten: a change is a new
+claim with a later valid_from; retract_claim is only for facts that were wrong."""
+
+ValidAt = Annotated[
+    Instant | None, Field(description="what was true at this instant (ISO-8601 date or date-time); default now")
+]
+KnownAt = Annotated[
+    Instant | None,
+    Field(description="as memory knew it at this instant, to see what it believed then; default now"),
+]
+ClaimId = Annotated[Id, Field(description="a claim id, as write_claims or a read returned it")]
+EntityKey = Annotated[Key, Field(description="an entity key, as used in claims' subject or object, e.g. 'apple'")]
+
+READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+
+class DontoMCP(MCPServer):
+    """MCPServer whose tool errors carry donto's error body: the SDK raises ToolError around what
+    failed, with the domain error or the arguments' ValidationError as its cause."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, errors.DontoError):
+                return _error(cause.code, cause.message, cause.field)
+            if isinstance(cause, ValidationError):
+                first = cause.errors()[0]  # located like a REST body's, so `query` names the argument
+                return _error("invalid_input", *invalid_input({**first, "loc": ("body", *first["loc"])}))
+            raise
+
+
+def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
+    server = DontoMCP("donto", version=APP_VERSION, instructions=INSTRUCTIONS, log_level="WARNING")
+
+    @server.tool(annotations=WRITES)
+    def write_claims(
+        claims: Annotated[list[ClaimIn], Field(min_length=1, max_length=MAX_BATCH)], ctx: Context
+    ) -> Annotated[CallToolResult, ClaimsWriteOut]:
+        """Remember facts as claims: subject, predicate, object, and when each was true.
+
+        object is {"entity": "<key>"} for a thing, or {"literal": {"value": ..., "datatype": "xsd:string"}}
+        for a value (xsd:integer, xsd:decimal, xsd:boolean, xsd:date, xsd:dateTime too). valid_from and
+        valid_to (ISO-8601) bound when the fact held in the world; leave valid_to out while it holds.
+        derived_from lists the claim ids it was concluded from (claim_status follows them); evidence
+        cites characters of a stored turn or document: {"document_id", "start", "end"}. All or nothing;
+        a claim already known comes back with its id and created=false."""
+        result = memory.claims.write(workspace_of(ctx), [c.to_domain() for c in claims])
+        return _result(
+            ClaimsWriteOut(
+                recorded_at=iso(result.recorded_at) or "",
+                claims=[WriteOutcomeOut(id=o.id, created=o.created) for o in result.claims],
+            )
+        )
+
+    @server.tool(annotations=READS)
+    def list_claims(
+        ctx: Context,
+        subject: Annotated[Key | None, Field(description="only claims about this entity key")] = None,
+        predicate: Annotated[Key | None, Field(description="only claims with this predicate")] = None,
+        object: Annotated[Key | None, Field(description="only claims whose object is this entity key")] = None,
+        valid_at: ValidAt = None,
+        known_at: KnownAt = None,
+        include_retracted: Annotated[bool, Field(description="also claims withdrawn as wrong")] = False,
+        limit: Annotated[int, Field(ge=1, description="claims per page")] = 50,
+        cursor: Annotated[str | None, Field(max_length=512, description="next_cursor of the previous page")] = None,
+    ) -> Annotated[CallToolResult, ClaimPage]:
+        """Find remembered claims by subject, predicate or object, as true at valid_at as known at known_at."""
+        if limit > memory.settings.api.max_page:
+            raise errors.InvalidInput(f"limit is at most {memory.settings.api.max_page}", field="limit")
+        claims, next_cursor = memory.claims.list_as_of(
+            workspace_of(ctx),
+            subject=subject,
+            predicate=predicate,
+            object=object,
+            scope=TimeScope.resolve(valid_at, known_at),
+            include_retracted=include_retracted,
+            limit=limit,
+            cursor=cursor,
+        )
+        return _result(ClaimPage(claims=[ClaimOut.from_domain(c) for c in claims], next_cursor=next_cursor))
+
+    @server.tool(annotations=READS)
+    def get_claim(id: ClaimId, ctx: Context) -> Annotated[CallToolResult, ClaimOut]:
+        """One claim in full: both time intervals, the claims it rests on and that rest on it, its evidence text."""
+        return _result(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id)))
+
+    @server.tool(annotations=READS)
+    def claim_status(
+        ids: Annotated[list[Id], Field(min_length=1, max_length=MAX_IDS, description="claim ids")],
+        ctx: Context,
+        valid_at: ValidAt = None,
+        known_at: KnownAt = None,
+    ) -> Annotated[CallToolResult, StatusBatchOut]:
+        """Is a remembered claim still safe to act on? Walks the premises it was derived from.
+
+        POTENTIALLY_STALE, with reasons (a premise superseded, retracted or expired at valid_at), or
+        UNVERIFIED when nothing on the walk is out of date; contested lists premises contradicted."""
+        body = StatusIn(ids=ids, valid_at=valid_at, known_at=known_at)
+        statuses = memory.walk.status(workspace_of(ctx), body.ids, body.scope(), body.max_depth, body.fan_out)
+        return _result(StatusBatchOut(statuses=[StatusOut.model_validate(s) for s in statuses]))
+
+    @server.tool(annotations=WRITES)
+    def retract_claim(
+        id: ClaimId,
+        ctx: Context,
+        reason: Annotated[str | None, Field(max_length=2000, description="why it was wrong")] = None,
+    ) -> Annotated[CallToolResult, RetractOut]:
+        """Withdraw a claim that was wrong. For a fact that stopped being true, write the new one instead.
+
+        Nothing is deleted: reads as known before now still see it. Retracting twice is a conflict."""
+        retracted_at = memory.claims.retract(workspace_of(ctx), id, reason)
+        return _result(RetractOut(id=id, retracted_at=iso(retracted_at) or ""))
+
+    @server.tool(annotations=READS)
+    def recall(
+        query: Annotated[str, Field(description="the question, in words")],
+        ctx: Context,
+        k: Annotated[int, Field(ge=1, le=200, description="items at most")] = 20,
+        valid_at: ValidAt = None,
+        known_at: KnownAt = None,
+        max_tokens: Annotated[int | None, Field(ge=1, description="trim the lowest-ranked items to fit")] = None,
+        include_provenance: Annotated[
+            bool, Field(description="with each item: its turn, session and claim ids and the claims' status")
+        ] = False,
+    ) -> Annotated[CallToolResult, RecallOut]:
+        """What memory holds that bears on a question: a small, dated, evidence-anchored bundle.
+
+        Items are turns, passages and claims, each with its date in the text. No LLM is involved."""
+        body = RecallIn(
+            query=query,
+            k=k,
+            valid_at=valid_at,
+            known_at=known_at,
+            max_tokens=max_tokens,
+            include_provenance=include_provenance,
+        )
+        request = RecallRequest(
+            query=body.query,
+            scope=body.scope(),
+            k=body.k,
+            max_tokens=body.max_tokens,
+            include_provenance=body.include_provenance,
+        )
+        result = memory.recall.recall(workspace_of(ctx), request)
+        items = []
+        for item in result.items:
+            out = RecallItemOut(
+                subject=item.subject, predicate=item.predicate, object=item.object, text=item.text, source=item.source
+            )
+            if item.provenance is not None:  # else left unset, so the answer leaves the key out
+                out.provenance = ProvenanceOut.model_validate(item.provenance)
+            items.append(out)
+        return _result(RecallOut(items=items, took_ms=round(result.took_ms, 2)))
+
+    @server.tool(annotations=WRITES)
+    def add_turns(
+        session: Annotated[Key, Field(description="the conversation's own id, e.g. 'chat-2026-11-20'")],
+        turns: Annotated[list[TurnIn], Field(min_length=1, max_length=2000)],
+        ctx: Context,
+        started_at: Annotated[
+            Instant | None, Field(description="when the conversation began; dates relative words in it")
+        ] = None,
+    ) -> Annotated[CallToolResult, EpisodeOut]:
+        """Keep what was said, verbatim: append turns (speaker, text) to a conversation.
+
+        Turns are split into dated passages that recall searches ("last Saturday" is resolved against
+        the turn's occurred_at, else started_at). Sending the same session and turn external_ids
+        again adds nothing."""
+        workspace = workspace_of(ctx)
+        body = EpisodeIn(session=SessionIn(external_id=session, started_at=started_at), turns=turns)
+        result = memory.episodes.write(workspace, body.session.external_id, body.session.started_at, body.new_turns())
+        job_id = None
+        if memory.workspaces.settings(workspace).extract_sessions:  # as POST /v1/episodes without `extract`
+            job_id = memory.memorize.memorize(workspace, MemorizeRequest(session_id=result.session_id), "mcp").job_id
+        return _result(EpisodeOut.of(result, job_id))
+
+    @server.tool(annotations=READS)
+    def entity_profile(
+        key: EntityKey,
+        ctx: Context,
+        valid_at: ValidAt = None,
+        known_at: KnownAt = None,
+        limit: Annotated[int, Field(ge=1, le=5000, description="claims at most")] = 200,
+    ) -> Annotated[CallToolResult, EntityProfileOut]:
+        """Everything memory holds about one entity, by predicate: current and replaced values, contradictions."""
+        profile = memory.explore.profile(workspace_of(ctx), key, TimeScope.resolve(valid_at, known_at), limit)
+        return _result(EntityProfileOut.model_validate(profile))
+
+    @server.tool(annotations=READS)
+    def entity_paths(
+        key: EntityKey,
+        ctx: Context,
+        to: Annotated[Key | None, Field(description="the entity to reach; leave out for every path out of key")] = None,
+        max_hops: Annotated[int, Field(ge=1, le=MAX_HOPS, description="claims per path at most")] = 2,
+        limit: Annotated[int, Field(ge=1, le=500, description="paths at most")] = 20,
+        valid_at: ValidAt = None,
+        known_at: KnownAt = None,
+    ) -> Annotated[CallToolResult, EntityPathsOut]:
+        """How entities connect: chains of claims from one entity to another (or to any within max_hops)."""
+        scope = TimeScope.resolve(valid_at, known_at)
+        paths = [
+            EntityPathOut.model_validate(p)
+            for p in memory.explore.paths(workspace_of(ctx), key, to, scope, max_hops, limit)
+        ]
+        return _result(EntityPathsOut.model_validate({"from": key, "to": to, "paths": paths}))
+
+    return server
+
+
+def _result(model: BaseModel) -> CallToolResult:
+    """The answer as the REST API gives it: fields left unset are left out, JSON without spaces."""
+    data = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def _error(code: str, message: str, field: str | None) -> CallToolResult:
+    body = error_body(code, message, field)
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=body, is_error=True)

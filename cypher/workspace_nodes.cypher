@@ -1,0 +1,37 @@
+// Every node that holds a workspace's data, light (no properties but the ones that name it): its
+// settings, predicates, entities, documents and the spans cut from them, sessions, turns and
+// passages, claims, jobs, their passes and lane. Each label is found from an index. The order
+// is the order a purge deletes in (the nodes other nodes hang from last), so a purge that asks
+// for the first $limit again after each batch never revisits what it already removed.
+// Not here, on purpose: API keys and their use counts (access, not memory) and (:Purge) records.
+// Parameters: $workspace, $limit (integer: how many at most)
+// Returns: elementId, label (the node's donto label), key (map: id, key, name, jobId, attempt, seq:
+//          what names the node in an export; absent ones null)
+CALL () {
+  MATCH (n:JobPass) WHERE n.workspace = $workspace RETURN n, 'JobPass' AS label
+  UNION ALL
+  MATCH (n:Job) WHERE n.workspace = $workspace AND n.createdAt IS NOT NULL RETURN n, 'Job' AS label
+  UNION ALL
+  MATCH (n:JobLane {workspace: $workspace}) RETURN n, 'JobLane' AS label
+  UNION ALL
+  MATCH (n:Span) WHERE n.workspace = $workspace RETURN n, 'Span' AS label
+  UNION ALL
+  MATCH (n:Claim) WHERE n.workspace = $workspace AND n.id IS NOT NULL RETURN n, 'Claim' AS label
+  UNION ALL
+  MATCH (n:Passage) WHERE n.workspace = $workspace RETURN n, 'Passage' AS label
+  UNION ALL
+  MATCH (n:Turn) WHERE n.workspace = $workspace AND n.sessionExternalId IS NOT NULL AND n.externalId IS NOT NULL
+  RETURN n, 'Turn' AS label
+  UNION ALL
+  MATCH (n:Session) WHERE n.workspace = $workspace AND n.externalId IS NOT NULL RETURN n, 'Session' AS label
+  UNION ALL
+  MATCH (n:Document) WHERE n.workspace = $workspace AND n.sha256 IS NOT NULL RETURN n, 'Document' AS label
+  UNION ALL
+  MATCH (n:Entity) WHERE n.workspace = $workspace AND n.key IS NOT NULL RETURN n, 'Entity' AS label
+  UNION ALL
+  MATCH (n:Predicate) WHERE n.workspace = $workspace RETURN n, 'Predicate' AS label
+  UNION ALL
+  MATCH (n:Workspace {name: $workspace}) RETURN n, 'Workspace' AS label
+}
+WITH n, label LIMIT $limit
+RETURN elementId(n) AS elementId, label, n {.id, .key, .name, .jobId, .attempt, .seq} AS key

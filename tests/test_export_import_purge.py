@@ -1,0 +1,516 @@
+"""Backup and erasure of a workspace: `donto export` / `donto import` round-trip bit for bit and
+answer every read the same; a bad file names its line and writes nothing; `donto purge` leaves
+nothing to recall, list, fetch or walk, through any index, and touches no other workspace."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from scripted_llm import CARES, KM, RACE, TEXT, ScriptedLLM, lines, scripted_llm
+
+from app.cli import main as donto
+from app.errors import Conflict, InvalidInput
+from app.memory import Memory
+from app.settings import LLMSettings, Settings
+from app.temporal.instants import iso, utc_now
+from app.workspaces import portability
+from support import Api, claim
+
+STRING = "xsd:string"
+DOCUMENT = "Tim Cook became CEO of Apple in August 2011. Jane signs for Apple. Zebraquux audits Apple."
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[ScriptedLLM]:
+    with scripted_llm() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
+    """An app with an LLM endpoint (so workspaces get jobs) and no workers (a queued job stays queued)."""
+    from app.api.main import create_app
+
+    configured = settings.model_copy(
+        update={
+            "llm": LLMSettings(base_url=llm.base_url, model="scripted", max_retries=1, structured_output="never"),
+            "api": settings.api.model_copy(update={"run_workers": False}),
+        }
+    )
+    with TestClient(create_app(configured)) as client:
+        yield client
+        # The queued jobs these tests keep on purpose would be run by the next module's workers,
+        # with that module's scripted replies: cancel them.
+        memory = client.app.state.memory
+        queued = memory.graph.read(
+            lambda tx: tx.run(
+                "MATCH (j:Job) WHERE j.workspace STARTS WITH $prefix AND j.state = 'queued' "
+                "RETURN j.workspace AS w, j.id AS id",
+                prefix=PREFIX,
+            ).data()
+        )
+        for job in queued:
+            memory.jobs.cancel(job["w"], job["id"])
+
+
+@pytest.fixture
+def memory(extracting) -> Memory:
+    return extracting.app.state.memory
+
+
+PREFIX = "t-export-"
+
+
+def fresh() -> str:
+    return PREFIX + uuid.uuid4().hex[:12]
+
+
+@pytest.fixture
+def workspace() -> str:
+    return fresh()
+
+
+def export(memory: Memory, workspace: str) -> bytes:
+    out = io.BytesIO()
+    memory.portability.export(workspace, out)
+    return out.getvalue()
+
+
+def populate(api: Api, llm: ScriptedLLM | None = None) -> dict[str, Any]:
+    """A workspace with every kind of thing donto keeps: registry, document revisions, claims of
+    each object kind with valid times, every claim-to-claim link, evidence in a document and in a
+    turn, a retraction, an episode, workspace settings, and (with an LLM) a finished and a queued job."""
+    assert api.put("/v1/predicates/ceo_of", json={"cardinality": "one", "aliases": ["chief"]}).status_code == 200
+    doc = api.post("/v1/documents", json={"text": DOCUMENT, "title": "newsroom", "external_id": "apple"}).json()
+    revised = api.post("/v1/documents", json={"text": DOCUMENT + " More.", "external_id": "apple"}).json()
+    jane_at = DOCUMENT.index("Jane signs for Apple")
+    first = api.write(
+        claim("apple", "ceo_of", "tim-cook", valid_from="2011-08-24", evidence=[_ev(doc, 0, 8)]),
+        claim("apple", "founded_on", object={"literal": {"value": "1976-04-01", "datatype": "xsd:date"}}),
+        claim("apple", "employees", object={"literal": {"value": 164000, "datatype": "xsd:integer"}}),
+        claim("apple", "margin", object={"literal": {"value": 0.46, "datatype": "xsd:decimal"}}, confidence=0.7),
+    )
+    cook, founded, employees, margin = (c["id"] for c in first["claims"])
+    second = api.write(
+        claim(
+            "jane",
+            "has_signing_authority_for",
+            "apple",
+            valid_from="2024-01-01",
+            valid_to="2030-01-01",
+            derived_from=[cook, founded, margin],
+            evidence=[_ev(revised, jane_at, jane_at + 20), _ev(revised, 0, 8)],
+        ),
+        claim("apple", "ceo_of", "john-ternus", valid_from="2026-06-01", supersedes=[cook]),
+        claim("apple", "founded_on", object={"literal": {"value": "1977", "datatype": STRING}}, contradicts=[founded]),
+        claim("zebraquux", "audits", "apple", supports=[cook], context="annual report"),
+        claim("analyst", "rates", "apple", supports=[cook]),
+    )
+    retracted = api.post(f"/v1/claims/{employees}/retract", json={"reason": "wrong year"})
+    assert retracted.status_code == 200
+    episode = api.post(
+        "/v1/episodes",
+        json={
+            "session": {"external_id": "chat-1", "started_at": "2026-11-20T18:00:00Z"},
+            "turns": [
+                {"external_id": "t1", "speaker": "Maya", "text": "I ran my first half marathon last Saturday!"},
+                {"external_id": "t2", "speaker": "Sam", "text": "Congrats! Zebraquux said you would."},
+                {"external_id": "t3", "speaker": "Maya", "text": "Lisbon is next month, in May 2027."},
+            ],
+        },
+    ).json()
+    turn = episode["turns"][0]["id"]
+    api.write(claim("maya", "ran", "half-marathon", evidence=[{"document_id": turn, "start": 0, "end": 30}]))
+    assert api.put("/v1/workspace", json={"extract_sessions": False}).status_code == 200
+    jobs = []
+    if llm is not None:
+        llm.queue(lines(RACE, KM, CARES))
+        done = api.post("/v1/memorize", json={"text": TEXT, "async": False}).json()
+        queued = api.post("/v1/memorize", json={"text": TEXT + " Again."})
+        assert done["extraction"] == "succeeded" and queued.status_code == 202, queued.text
+        jobs = [done["job_id"], queued.json()["job_id"]]
+    # A recall embeds the workspace's pending claims, so no background embedder changes it later.
+    assert api.post("/v1/recall", json={"query": "apple"}).status_code == 200
+    return {
+        "claims": [c["id"] for c in api.list(include_retracted="true", limit=1000)],  # the job's too
+        "jobs": jobs,
+        "known_before_retraction": second["recorded_at"],
+        "known_after": iso(utc_now()),  # after every write above
+    }
+
+
+def _ev(document: dict, start: int, end: int) -> dict:
+    return {"document_id": document["id"], "start": start, "end": end}
+
+
+def unordered(value: Any) -> Any:
+    """Every list sorted, all the way down: for answers whose lists follow the order Neo4j happens to
+    keep a node's relationships in, which it does not keep across a restore (nor promises at all)."""
+    if isinstance(value, dict):
+        return {k: unordered(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return sorted((unordered(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    return value
+
+
+def reads(api: Api, facts: dict[str, Any]) -> dict[str, Any]:
+    """What a client can ask of the workspace, with every scope explicit (so 'now' does not move).
+    Ordered answers (listings, walks, jobs) are compared as they come; the linked claims, evidence
+    and neighbours of one claim as sets (see `unordered`); recall as the set of items it found
+    (its ranking, and so which arm an item is credited to, also rests on the store-wide full-text
+    statistics, which other workspaces and deleted documents move; an item's text lists its
+    quotes in storage order)."""
+    now = {"known_at": facts["known_after"], "valid_at": "2026-07-01"}
+    past = {"known_at": facts["known_before_retraction"], "valid_at": "2025-01-01"}
+
+    def get(path: str, **params: Any) -> Any:
+        response = api.get(path, params=params)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def answer(path: str, **params: Any) -> Any:
+        response = api.get(path, params=params)
+        return response.status_code, response.json()
+
+    out: dict[str, Any] = {
+        "list_now": get("/v1/claims", include_retracted="true", limit=1000, **now),
+        "list_past": get("/v1/claims", include_retracted="true", limit=1000, **past),
+        "list_apple_2020": get("/v1/claims", subject="apple", valid_at="2020-01-01", known_at=facts["known_after"]),
+        "profile": unordered(get("/v1/entities/apple/profile", **now)),
+        "paths": get("/v1/entities/jane/paths", to="tim-cook", max_hops=3),
+        "jobs": [get(f"/v1/jobs/{j}") for j in facts["jobs"]] + [get(f"/v1/jobs/{j}/raw") for j in facts["jobs"]],
+        "settings": {k: v for k, v in get("/v1/workspace").items() if k != "workspace"},
+        "predicates": get("/v1/predicates"),
+    }
+    for claim_id in facts["claims"]:
+        out[claim_id] = {
+            "claim": unordered(get(f"/v1/claims/{claim_id}")),
+            "status_now": get(f"/v1/claims/{claim_id}/status", **now),
+            "status_past": answer(f"/v1/claims/{claim_id}/status", **past),  # 422 for claims recorded later
+            "neighbourhood": unordered(get(f"/v1/claims/{claim_id}/neighbourhood", depth=2)),
+        }
+    for query in ("When did Maya run a half marathon?", "Who is the CEO of Apple?", "Zebraquux"):
+        body = {"query": query, "k": 200, "include_provenance": True, **now}  # all it finds, not a cut
+        response = api.post("/v1/recall", json=body)
+        assert response.status_code == 200, response.text
+        found = [{k: v for k, v in item.items() if k not in ("text", "source")} for item in response.json()["items"]]
+        out[query] = unordered(found)
+        assert out[query]
+    return out
+
+
+def body_and_header(export_bytes: bytes) -> tuple[dict[str, Any], list[bytes]]:
+    head, *body = export_bytes.splitlines()
+    return json.loads(head), body
+
+
+# -- export / import ---------------------------------------------------------------------------------
+
+
+def test_a_restored_workspace_exports_the_same_bytes_and_answers_every_read_the_same(
+    extracting, memory, llm, workspace
+):
+    source = Api(extracting, workspace)
+    facts = populate(source, llm)
+    before = reads(source, facts)
+    first = export(memory, workspace)
+
+    # ids are unique across the store: purge the original, then restore under another name.
+    memory.purges.purge(workspace, None, by="test")
+    assert memory.purges.holdings(workspace) == {}
+    target = fresh()
+    counts = memory.portability.import_(target, io.BytesIO(first))
+    second = export(memory, target)
+
+    head1, body1 = body_and_header(first)
+    head2, body2 = body_and_header(second)
+    assert body1 == body2  # every node, property, label and relationship, byte for byte
+    assert {**head1, "exported_at": None, "workspace": None} == {**head2, "exported_at": None, "workspace": None}
+    assert head1["counts"] == counts.as_dict()
+    assert counts.nodes["Claim"] == len(facts["claims"]) == 13  # nine written, one in a turn, three extracted
+    assert set(counts.nodes) == set(portability.LABELS)  # every kind of node was in the test
+    assert set(counts.relationships) == portability.RELATIONSHIP_TYPES
+    assert reads(Api(extracting, target), facts) == before
+
+
+def test_the_export_keeps_times_vectors_and_retractions_exactly(extracting, memory, workspace):
+    api = Api(extracting, workspace)
+    populate(api)
+    stored = memory.graph.read(
+        lambda tx: tx.run(
+            "MATCH (c:Claim {workspace: $w}) RETURN c.id AS id, toString(c.txFrom) AS txFrom, toString(c.txTo) AS txTo,"
+            " c.embedding AS embedding, c.retractionReason AS reason",
+            w=workspace,
+        ).data()
+    )
+    nodes = {r["ref"]: r for r in map(json.loads, export(memory, workspace).splitlines()[1:]) if r["type"] == "node"}
+    for row in stored:
+        props = nodes[row["id"]]["properties"]
+        assert props["txFrom"] == {"$datetime": row["txFrom"]} and props["embedding"] == row["embedding"]
+        assert props.get("txTo") == (row["txTo"] and {"$datetime": row["txTo"]})
+        assert props.get("retractionReason") == row["reason"] and "workspace" not in props
+    assert any(r["txTo"] for r in stored)
+
+
+def test_import_into_a_workspace_that_holds_anything_is_refused(extracting, memory, workspace):
+    populate(Api(extracting, workspace))
+    backup = export(memory, workspace)
+    memory.purges.purge(workspace, None, by="test")
+    target = Api(extracting, fresh())
+    target.write(claim("already", "here", "x"))
+    with pytest.raises(Conflict, match="not empty"):
+        memory.portability.import_(target.workspace, io.BytesIO(backup))
+    assert [c["subject"] for c in target.list()] == ["already"]
+
+
+def test_import_refuses_ids_that_another_workspace_of_the_store_holds(extracting, memory, workspace):
+    populate(Api(extracting, workspace))
+    target = fresh()
+    with pytest.raises(Conflict, match="already exists in this store"):
+        memory.portability.import_(target, io.BytesIO(export(memory, workspace)))
+    assert memory.purges.holdings(target) == {}
+
+
+def _edit(backup: bytes, line: int, change) -> bytes:
+    rows = backup.splitlines()
+    rows[line - 1] = change(rows[line - 1])
+    return b"\n".join(rows) + b"\n"
+
+
+def _set(key: str, value: Any):
+    def change(raw: bytes) -> bytes:
+        record = json.loads(raw)
+        record[key] = value
+        return json.dumps(record).encode()
+
+    return change
+
+
+def _claim_line(backup: bytes) -> int:
+    return next(i for i, raw in enumerate(backup.splitlines(), 1) if b'"labels":["Claim"' in raw)
+
+
+@pytest.mark.parametrize(
+    "damage, line, message",
+    [
+        (lambda b: _edit(b, 3, lambda raw: raw[:-5]), 3, "not JSON"),
+        (lambda b: _edit(b, 3, _set("labels", ["Secret"])), 3, "labels"),
+        (lambda b: _edit(b, 3, _set("type", "edge")), 3, "'type'"),
+        (lambda b: _edit(b, 1, _set("format", "something-else")), 1, "not a donto export"),
+        (lambda b: b"\n".join(b.splitlines()[:-1]) + b"\n", 1, "cut off"),  # the last line lost
+        (lambda b: b + b"\xff\xfe\n", "last", "not UTF-8"),
+        (lambda b: _edit(b, len(b.splitlines()), _set("end", "no-such-node")), "last", "no node of the file has"),
+        (lambda b: _edit(b, _claim_line(b), lambda raw: raw.replace(b'"$datetime"', b'"$when"', 1)), "claim", "tag"),
+        (lambda b: _edit(b, _claim_line(b), lambda raw: raw.replace(b'"ref":"', b'"ref":"x', 1)), "claim", "ref"),
+    ],
+    ids=["json", "label", "type", "header", "truncated", "utf8", "dangling", "temporal", "ref"],
+)
+def test_a_malformed_file_is_refused_naming_its_line_and_nothing_is_written(
+    extracting, memory, workspace, damage, line, message
+):
+    populate(Api(extracting, workspace))
+    backup = export(memory, workspace)
+    memory.purges.purge(workspace, None, by="test")
+    broken = damage(backup)
+    number = {"last": len(broken.splitlines()), "claim": _claim_line(backup)}.get(line, line)
+    with pytest.raises(InvalidInput, match=message) as refused:
+        memory.portability.import_(workspace, io.BytesIO(broken))
+    assert refused.value.message.startswith(f"line {number}: ") and refused.value.field == f"line {number}"
+    assert memory.purges.holdings(workspace) == {}
+    memory.portability.import_(workspace, io.BytesIO(backup))  # the intact file still restores
+    assert export(memory, workspace).splitlines()[1:] == backup.splitlines()[1:]
+
+
+def test_an_import_the_store_refuses_halfway_is_undone(extracting, memory, workspace, monkeypatch):
+    populate(Api(extracting, workspace))
+    backup = export(memory, workspace)
+    memory.purges.purge(workspace, None, by="test")
+    # A date Cypher refuses (30 February) passes the file check; small batches mean some were written.
+    claim_line = max(i for i, raw in enumerate(backup.splitlines(), 1) if b'"labels":["Claim"' in raw)
+
+    def impossible_date(raw: bytes) -> bytes:
+        record = json.loads(raw)
+        record["properties"]["txFrom"] = {"$datetime": "2026-02-30T00:00Z"}
+        return json.dumps(record).encode()
+
+    broken = _edit(backup, claim_line, impossible_date)
+    monkeypatch.setattr(portability, "BATCH", 2)
+    with pytest.raises(Exception, match="nothing was imported"):
+        memory.portability.import_(workspace, io.BytesIO(broken))
+    assert memory.purges.holdings(workspace) == {}
+    memory.portability.import_(workspace, io.BytesIO(backup))  # its ids were freed again
+    assert export(memory, workspace).splitlines()[1:] == backup.splitlines()[1:]
+
+
+# -- purge -------------------------------------------------------------------------------------------
+
+
+def _probes(memory: Memory, workspace: str) -> list[dict[str, Any]]:
+    """The workspace's indexed nodes: ids, exact texts and exact vectors, to ask the indexes with."""
+    return memory.graph.read(
+        lambda tx: tx.run(
+            "MATCH (n) WHERE n.workspace = $w AND (n:Claim OR n:Turn OR n:Passage OR n:Session) "
+            "RETURN n.id AS id, labels(n)[0] AS label, n.text AS text, n.embedding AS embedding, "
+            "n.contextEmbedding AS context",
+            w=workspace,
+        ).data()
+    )
+
+
+def _query_indexes(memory: Memory, probes: list[dict[str, Any]]) -> set[str]:
+    """Ids of every node any index returns for these probes (exact text, exact vectors)."""
+    vector_index = {"Claim": "claim_embedding", "Turn": "turn_embedding", "Passage": "passage_embedding"}
+    found: set[str] = set()
+    for probe in probes:
+        words = " ".join(w for w in "".join(ch if ch.isalnum() else " " for ch in probe["text"] or "").split())
+        for index in ("recall_search", "session_text"):
+            if words:
+                hits = memory.graph.read(
+                    lambda tx, i=index, q=words: tx.run(
+                        "CALL db.index.fulltext.queryNodes($i, $q) YIELD node RETURN node.id AS id", i=i, q=q
+                    ).value()
+                )
+                found.update(hits)
+        vectors = [(vector_index.get(probe["label"]), probe["embedding"]), ("turn_context_embedding", probe["context"])]
+        for index, vector in vectors:
+            if index and vector:
+                hits = memory.graph.read(
+                    lambda tx, i=index, v=vector: tx.run(
+                        "CALL db.index.vector.queryNodes($i, 100, $v) YIELD node RETURN node.id AS id", i=i, v=v
+                    ).value()
+                )
+                found.update(hits)
+    return found
+
+
+def test_a_purged_workspace_cannot_be_recalled_listed_fetched_walked_or_found_in_any_index(
+    extracting, memory, llm, workspace
+):
+    api, other = Api(extracting, workspace), Api(extracting, fresh())
+    facts = populate(api, llm)
+    populate(other)  # the same texts and vectors, in another workspace
+    other_before = export(memory, other.workspace)
+    probes = _probes(memory, workspace)
+    purged_ids = {p["id"] for p in probes}
+    assert purged_ids & _query_indexes(memory, probes)  # the probes find the workspace's nodes before
+
+    report = memory.purges.purge(workspace, None, by="test")
+
+    assert report.counts["Claim"] == len(facts["claims"]) and report.counts["Turn"] == 3
+    assert memory.purges.holdings(workspace) == {}
+    assert not purged_ids & _query_indexes(memory, probes)  # the exact texts and vectors find none of them
+    assert api.list(include_retracted="true") == []
+    for claim_id in facts["claims"]:
+        assert api.get(f"/v1/claims/{claim_id}").status_code == 404
+        walked = api.get(f"/v1/claims/{claim_id}/status")
+        assert walked.status_code == 422 and walked.json()["error"]["message"].startswith("no claim")
+        assert other.get(f"/v1/claims/{claim_id}").status_code == 404
+    for query in ("Zebraquux", "When did Maya run a half marathon?", "apple ceo_of tim-cook"):
+        assert api.post("/v1/recall", json={"query": query}).json()["items"] == []
+    assert api.get("/v1/entities/apple/profile").status_code == 404
+    assert api.get("/v1/jobs").json()["jobs"] == []
+    left = memory.graph.read(
+        lambda tx: tx.run("MATCH (n) WHERE n.workspace = $w RETURN labels(n) AS labels", w=workspace).value()
+    )
+    # Only the audit record, and the counts of key use (access, not memory: kept, like the keys).
+    assert ["Purge"] in left and {label for labels in left for label in labels} <= {"Purge", "KeyUsage"}
+    # The other workspace, the same texts and all, is untouched: its export is the same bytes.
+    assert export(memory, other.workspace).splitlines()[1:] == other_before.splitlines()[1:]
+
+
+def test_the_audit_record_outlives_the_purge_and_holds_none_of_the_purged_content(extracting, memory, workspace):
+    api = Api(extracting, workspace)
+    populate(api)
+    report = memory.purges.purge(workspace, "zebraquux", by="cli:auditor")
+    [record] = memory.graph.read(
+        lambda tx: tx.run("MATCH (p:Purge {id: $id}) RETURN properties(p) AS p", id=report.id).value()
+    )
+    assert record["subjectSha256"] == hashlib.sha256(b"zebraquux").hexdigest()
+    assert record["by"] == "cli:auditor" and record["scope"] == "subject" and record["finishedAt"] is not None
+    assert json.loads(record["counts"]) == report.counts == {"claims": 1, "entities": 1, "spans": 0}
+    text = json.dumps(record, default=str).lower()
+    assert "zebraquux" not in text and "apple" not in text and "audits" not in text
+
+
+def test_a_subject_purge_removes_its_claims_spans_and_entity_and_leaves_other_subjects(extracting, memory, workspace):
+    api = Api(extracting, workspace)
+    doc = api.post("/v1/documents", json={"text": "Alice met Bob in Paris. Bob lives in Rome."}).json()
+    alice = api.write(
+        claim("alice", "met", "bob", evidence=[_ev(doc, 0, 22)]),  # the span Bob's claim also cites
+        claim("alice", "visited", "paris", evidence=[_ev(doc, 13, 22)]),
+        claim("carol", "knows", "alice"),  # alice as the entity object: about alice too
+    )["claims"]
+    bob = api.write(
+        claim("bob", "met", "alice-smith", evidence=[_ev(doc, 0, 22)]),
+        claim("bob", "lives_in", "rome", evidence=[_ev(doc, 24, 42)]),
+        claim("carol", "knows", "bob", derived_from=[alice[0]["id"]]),
+    )["claims"]
+    assert api.post("/v1/recall", json={"query": "alice"}).status_code == 200  # embeds them
+    alice_probes = [r for r in _probes(memory, workspace) if r["id"] in {c["id"] for c in alice}]
+    report = memory.purges.purge(workspace, "alice", by="test")
+
+    assert report.counts == {"claims": 3, "spans": 1, "entities": 2}  # the 13-22 span; alice and paris
+    for c in alice:
+        assert api.get(f"/v1/claims/{c['id']}").status_code == 404
+    assert not {c["id"] for c in alice} & _query_indexes(memory, alice_probes)
+    kept = {c["id"]: api.get(f"/v1/claims/{c['id']}").json() for c in bob}
+    assert [e["text"] for e in kept[bob[0]["id"]]["evidence"]] == ["Alice met Bob in Paris"]  # the shared span
+    assert kept[bob[2]["id"]]["derived_from"] == []  # its premise was about alice
+    assert api.get("/v1/entities/alice/profile").status_code == 404
+    assert {c["subject"] for c in api.list()} == {"bob", "carol"}
+    entities = memory.graph.read(
+        lambda tx: tx.run("MATCH (e:Entity {workspace: $w}) RETURN e.key ORDER BY e.key", w=workspace).value()
+    )
+    assert entities == ["alice-smith", "bob", "carol", "rome"]
+    items = api.post("/v1/recall", json={"query": "alice visited paris", "include_provenance": True}).json()["items"]
+    assert not {i for item in items for i in item["provenance"]["claim_ids"]} & {c["id"] for c in alice}
+
+
+# -- the command line --------------------------------------------------------------------------------
+
+
+class Pipe(io.BytesIO):
+    def seekable(self) -> bool:
+        return False
+
+
+@pytest.fixture
+def cli_env(settings, monkeypatch):
+    monkeypatch.setenv("NEO4J_URI", settings.neo4j.uri)
+    monkeypatch.setenv("NEO4J_USER", settings.neo4j.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", settings.neo4j.password.get_secret_value())
+
+
+def test_donto_export_purge_import_round_trip_on_the_command_line(
+    extracting, memory, workspace, cli_env, tmp_path, capsys, monkeypatch
+):
+    facts = populate(Api(extracting, workspace))
+    before = reads(Api(extracting, workspace), facts)
+    backup = tmp_path / "backup.jsonl"
+    assert donto(["export", "--workspace", workspace, "--out", str(backup)]) == 0
+    assert not (tmp_path / "backup.jsonl.partial").exists()
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))  # not a terminal, no --yes
+    assert donto(["purge", "--workspace", workspace]) == 2
+    assert "pass --yes" in capsys.readouterr().err and memory.purges.holdings(workspace)["Claim"] > 0
+
+    assert donto(["purge", "--workspace", workspace, "--yes"]) == 0
+    assert "audit record" in capsys.readouterr().out and memory.purges.holdings(workspace) == {}
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(Pipe(backup.read_bytes())))  # read once, as a pipe is
+    assert donto(["import", "--workspace", workspace, "-"]) == 0
+    assert capsys.readouterr().out.startswith(f"imported into workspace {workspace}: ")
+    again = tmp_path / "again.jsonl"
+    assert donto(["export", "--workspace", workspace, "--out", str(again)]) == 0
+    assert again.read_bytes().splitlines()[1:] == backup.read_bytes().splitlines()[1:]
+    assert reads(Api(extracting, workspace), facts) == before
+
+    assert donto(["import", "--workspace", workspace, str(backup)]) == 1  # not empty now
+    assert "is not empty" in capsys.readouterr().err

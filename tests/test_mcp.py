@@ -1,0 +1,264 @@
+"""donto's MCP server, driven by the MCP SDK's own client over both transports: stdio (`donto mcp`
+spawned as an MCP client would) and streamable HTTP (the API under uvicorn, at /mcp). Both act as
+an API key and stay in its workspace; what they write, the REST API reads there."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+
+import anyio
+import httpx
+import httpx2
+import pytest
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from support import ADMIN_KEY, REPO, Api, served_api
+
+TOOLS = {
+    "write_claims",
+    "list_claims",
+    "get_claim",
+    "claim_status",
+    "retract_claim",
+    "recall",
+    "add_turns",
+    "entity_profile",
+    "entity_paths",
+}
+
+
+@pytest.fixture(scope="module")
+def port(settings) -> Iterator[int]:
+    """The API (and so /mcp) under uvicorn on a free port, as `donto serve` runs it."""
+    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
+    with served_api(served) as free:
+        yield free
+
+
+def stdio_env(settings, key: str | None, workspace: str | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DONTO_MCP_", "NEO4J_"))}
+    env |= {
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_USER": settings.neo4j.user,
+        "NEO4J_PASSWORD": settings.neo4j.password.get_secret_value(),
+        "DONTO_API_KEY": ADMIN_KEY,
+        "DONTO_RUN_WORKERS": "false",
+    }
+    if key is not None:
+        env["DONTO_MCP_KEY"] = key
+    if workspace is not None:
+        env["DONTO_MCP_WORKSPACE"] = workspace
+    return env
+
+
+@asynccontextmanager
+async def over_stdio(settings, key: str) -> AsyncIterator[Client]:
+    command = StdioServerParameters(
+        command=sys.executable, args=["-m", "app.cli", "mcp"], env=stdio_env(settings, key), cwd=REPO
+    )
+    async with Client(command, read_timeout_seconds=120) as client:
+        yield client
+
+
+@asynccontextmanager
+async def over_http(port: int, key: str, workspace: str | None = None) -> AsyncIterator[Client]:
+    headers = {"Authorization": f"Bearer {key}"} | ({"X-Donto-Workspace": workspace} if workspace else {})
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=120) as http,
+        Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
+    ):
+        yield client
+
+
+async def call(client: Client, tool: str, **arguments) -> dict:
+    """A tool's answer, checked to come as compact JSON text equal to its structured content."""
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert result.content[0].text == json.dumps(result.structured_content, ensure_ascii=False, separators=(",", ":"))
+    return result.structured_content
+
+
+async def refused(client: Client, tool: str, **arguments) -> dict:
+    """A tool error's body: {"code", "message", "field"?}."""
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content["error"]
+
+
+async def remember_and_recall(client: Client, api: Api) -> None:
+    """Every tool once, as an agent would use them, and what the REST API sees afterwards."""
+    assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+
+    written = await call(
+        client,
+        "write_claims",
+        claims=[
+            {"subject": "maya", "predicate": "lives_in", "object": {"entity": "lisbon"}, "valid_from": "2024-03-01"},
+            {
+                "subject": "maya",
+                "predicate": "ran",
+                "object": {"literal": {"value": "half marathon", "datatype": "xsd:string"}},
+                "valid_from": "2026-11-14",
+                "confidence": 1,
+            },
+        ],
+    )
+    lives_in, ran = (c["id"] for c in written["claims"])
+    assert all(c["created"] for c in written["claims"])
+    plan = await call(
+        client,
+        "write_claims",
+        claims=[
+            {"subject": "maya", "predicate": "trains_in", "object": {"entity": "lisbon"}, "derived_from": [lives_in]}
+        ],
+    )
+    [trains_in] = (c["id"] for c in plan["claims"])
+
+    bundle = await call(client, "recall", query="Where does Maya live?", include_provenance=True)
+    assert any(lives_in in item["provenance"]["claim_ids"] for item in bundle["items"])
+    assert "provenance" not in (await call(client, "recall", query="Where does Maya live?"))["items"][0]
+
+    [status] = (await call(client, "claim_status", ids=[trains_in]))["statuses"]
+    assert status["status"] == "UNVERIFIED" and status["walked"] == 2
+    await call(client, "retract_claim", id=lives_in, reason="she moved before that")
+    [status] = (await call(client, "claim_status", ids=[trains_in]))["statuses"]
+    assert status["status"] == "POTENTIALLY_STALE"
+    assert status["reasons"][0]["claim_id"] == lives_in and status["reasons"][0]["kind"] == "retracted"
+    assert (await refused(client, "retract_claim", id=lives_in))["code"] == "conflict"
+
+    page = await call(client, "list_claims", subject="maya")
+    assert {c["id"] for c in page["claims"]} == {ran, trains_in}
+    assert "derived_from" not in page["claims"][0]  # a listing leaves the links out, as REST does
+    full = await call(client, "get_claim", id=trains_in)
+    assert full["derived_from"] == [lives_in]
+    profile = await call(client, "entity_profile", key="maya")
+    assert {g["predicate"] for g in profile["predicates"]} == {"ran", "trains_in"}
+    paths = await call(client, "entity_paths", key="maya", to="lisbon")
+    assert paths["from"] == "maya" and paths["paths"][0]["claims"][0]["id"] == trains_in
+
+    episode = await call(
+        client,
+        "add_turns",
+        session="chat-1",
+        started_at="2026-11-20T18:00:00Z",
+        turns=[{"external_id": "t1", "speaker": "Maya", "text": "I ran my first half marathon last Saturday!"}],
+    )
+    assert episode["turns"][0]["created"] is True
+    said = await call(client, "recall", query="When did Maya run a half marathon?", k=5)
+    assert any("14 November 2026" in item["text"] for item in said["items"])
+
+    # Bad arguments: the REST error body, naming the field, and nothing written.
+    bad_date = await refused(
+        client,
+        "write_claims",
+        claims=[
+            {"subject": "maya", "predicate": "p", "object": {"entity": "x"}},
+            {"subject": "maya", "predicate": "p", "object": {"entity": "y"}, "valid_from": "sometime"},
+        ],
+    )
+    assert bad_date == {
+        "code": "invalid_input",
+        "message": "'sometime' is not an ISO-8601 date or date-time",
+        "field": "claims[1].valid_from",
+    }
+    assert (await refused(client, "recall", query="x", k=0))["field"] == "k"
+    assert (await refused(client, "recall", query=" "))["field"] == "query"
+    unknown = await refused(
+        client, "write_claims", claims=[{"subject": "a", "predicate": "b", "object": {"entity": "c"}, "colour": 1}]
+    )
+    assert unknown == {"code": "invalid_input", "message": "unknown field", "field": "claims[0].colour"}
+    missing = await refused(client, "get_claim", id="no-such-claim")
+    assert missing == {"code": "not_found", "message": "no claim 'no-such-claim' in this workspace", "field": "id"}
+
+    # The REST API sees the same memory, in the same workspace.
+    assert {c["id"] for c in api.list(subject="maya")} == {ran, trains_in}
+    assert api.list(subject="maya", predicate="p") == []
+
+
+def test_stdio_serves_every_tool_as_the_key_in_the_environment(settings, client, memory, workspace):
+    issued = memory.keys.create(workspace)
+
+    async def scenario() -> None:
+        async with over_stdio(settings, issued.key) as mcp:
+            await remember_and_recall(mcp, Api(client, workspace))
+            memory.keys.revoke(issued.id)  # the very next call is refused
+            assert (await refused(mcp, "list_claims"))["code"] == "unauthorized"
+
+    anyio.run(scenario)
+
+
+def test_http_serves_every_tool_behind_the_api_keys(port, client, memory, workspace):
+    issued = memory.keys.create(workspace)
+
+    async def scenario() -> None:
+        async with over_http(port, issued.key) as mcp:
+            await remember_and_recall(mcp, Api(client, workspace))
+
+    anyio.run(scenario)
+
+
+def test_stdio_refuses_to_start_without_a_good_key(settings):
+    for key, reason in ((None, "set DONTO_MCP_KEY"), ("donto_wrong", "unknown API key")):
+        done = subprocess.run(
+            [sys.executable, "-m", "app.cli", "mcp"],
+            env=stdio_env(settings, key),
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 1 and reason in done.stderr, done.stderr
+        assert done.stdout == ""  # nothing on the wire, and no traceback
+        assert "Traceback" not in done.stderr
+
+
+def test_http_refuses_a_missing_wrong_or_foreign_key(port, memory, workspace):
+    url = f"http://127.0.0.1:{port}/mcp"
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    accept = {"Accept": "application/json, text/event-stream"}
+    foreign = memory.keys.create(workspace).key
+    for headers, status, code in (
+        ({}, 401, "unauthorized"),
+        ({"Authorization": "Bearer donto_wrong"}, 401, "unauthorized"),
+        ({"Authorization": f"Bearer {foreign}", "X-Donto-Workspace": "elsewhere"}, 403, "forbidden"),
+    ):
+        answer = httpx.post(url, json=hello, headers=accept | headers)
+        assert answer.status_code == status and answer.json()["error"]["code"] == code
+
+    async def client_with_a_wrong_key() -> None:
+        async with over_http(port, "donto_wrong") as mcp:
+            await mcp.list_tools()
+
+    with pytest.raises(ExceptionGroup) as refused_by_the_server:  # the SDK client gets the 401 as an MCPError
+        anyio.run(client_with_a_wrong_key)
+    assert refused_by_the_server.group_contains(MCPError)
+
+
+def test_http_keeps_each_key_in_its_workspace(port, client, memory):
+    a, b = "mcp-a-" + uuid.uuid4().hex[:8], "mcp-b-" + uuid.uuid4().hex[:8]
+    key_a, key_b = memory.keys.create(a).key, memory.keys.create(b).key
+
+    async def scenario() -> None:
+        async with over_http(port, key_a) as mcp_a, over_http(port, key_b) as mcp_b:
+            written = await call(
+                mcp_a, "write_claims", claims=[{"subject": "secret", "predicate": "is", "object": {"entity": "hidden"}}]
+            )
+            [claim_id] = (c["id"] for c in written["claims"])
+            assert (await call(mcp_b, "list_claims", subject="secret"))["claims"] == []
+            assert (await refused(mcp_b, "get_claim", id=claim_id))["code"] == "not_found"
+            bundle = await call(mcp_b, "recall", query="what is secret?", include_provenance=True)
+            assert all(claim_id not in item["provenance"]["claim_ids"] for item in bundle["items"])
+        async with over_http(port, ADMIN_KEY, workspace=a) as admin:  # the admin key picks its workspace
+            assert [c["id"] for c in (await call(admin, "list_claims", subject="secret"))["claims"]] == [claim_id]
+
+    anyio.run(scenario)
+    assert [c["id"] for c in Api(client, a).list(subject="secret")] and Api(client, b).list(subject="secret") == []
