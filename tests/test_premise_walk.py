@@ -178,7 +178,8 @@ def test_batch_status_answers_many_claims_in_order(api: Api, apple):
 
 
 def test_status_of_unknown_claims_is_a_4xx_naming_the_field(api: Api, apple):
-    assert api.get("/v1/claims/nope/status").status_code == 422
+    unknown = api.get("/v1/claims/nope/status")
+    assert unknown.status_code == 404 and unknown.json()["error"]["field"] == "id"
     bad = api.post("/v1/claims/status", json={"ids": [apple["sign"], "nope"]})
     assert bad.status_code == 422 and bad.json()["error"]["field"] == "ids[1]"
     early = api.get(f"/v1/claims/{apple['new_ceo']}/status", params={"known_at": apple["before_news"]})

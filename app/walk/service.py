@@ -81,7 +81,7 @@ class WalkService:
     def _explain_missing(self, workspace: str, ids: list[str], missing: list[str]) -> None:
         existing = {r["id"] for r in self.graph.read_query("claims_existing", workspace=workspace, ids=missing)}
         index = ids.index(missing[0])
-        field = "id" if len(ids) == 1 else f"ids[{index}]"
+        field = f"ids[{index}]"
         if missing[0] in existing:
             raise InvalidInput(f"claim {missing[0]!r} was recorded after known_at", field="known_at")
         raise InvalidInput(f"no claim {missing[0]!r} in this workspace", field=field)

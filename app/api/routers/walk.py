@@ -7,14 +7,15 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import MemoryDep, ScopeDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY
+from app.api.schemas.common import KEYED, WITH_BODY, errors
 from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
+from app.errors import InvalidInput, NotFound
 from app.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH
 
 router = APIRouter(prefix="/v1/claims", tags=["premise walk"], responses=KEYED)
 
 
-@router.get("/{claim_id}/status", response_model=StatusOut)
+@router.get("/{claim_id}/status", response_model=StatusOut, responses=errors(404))
 def claim_status(
     claim_id: str,
     memory: MemoryDep,
@@ -25,7 +26,12 @@ def claim_status(
 ) -> StatusOut:
     """UNVERIFIED, or POTENTIALLY_STALE with the premises that are out of date at `valid_at` as
     known at `known_at` (both default to now)."""
-    [status] = memory.walk.status(workspace, [claim_id], scope, max_depth, fan_out)
+    try:
+        [status] = memory.walk.status(workspace, [claim_id], scope, max_depth, fan_out)
+    except InvalidInput as exc:
+        if exc.field == "ids[0]":  # no such claim here: as GET /v1/claims/{claim_id} answers
+            raise NotFound(exc.message, field="id") from None
+        raise
     return StatusOut.model_validate(status)
 
 
