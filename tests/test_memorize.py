@@ -357,6 +357,19 @@ def test_workspaces_take_turns_so_one_tenants_burst_does_not_starve_another(extr
     assert set(order) == {*flooded, waiting["job_id"]}
 
 
+def test_a_long_source_is_not_extracted_while_the_request_waits(xapi: Api, xmemory):
+    long = "Melanie ran a charity race. " * 1000  # 28,000 characters
+    refused = xapi.post("/v1/memorize", json={"text": long, "async": False})
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "async"
+    held = xmemory.graph.read(
+        lambda tx: tx.run("MATCH (d:Document) WHERE d.workspace = $w RETURN count(d) AS n", w=xapi.workspace).single()
+    )
+    assert held["n"] == 0  # refused before anything was kept
+    queued = memorize(xapi, 202, text=long)  # as a job it is fine
+    assert queued["extraction"] == "queued"
+    xapi.post(f"/v1/jobs/{queued['job_id']}/cancel")  # not left for the next test's worker
+
+
 def test_a_lane_whose_jobs_left_the_queue_by_hand_does_not_hold_up_the_others(extracting, llm: ScriptedLLM, xmemory):
     stale, live = Api(extracting, "stale-" + uuid.uuid4().hex[:8]), Api(extracting, "live-" + uuid.uuid4().hex[:8])
     ended = memorize(stale, 202, text=TEXT)["job_id"]

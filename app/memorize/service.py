@@ -43,6 +43,7 @@ from extraction.llm import ChatClient, LLMConfig
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 1000  # claims per write transaction
+MAX_SYNC_CHARS = 20_000  # `async: false` runs extraction while the request waits: short sources only
 PARAPHRASE_COSINE = 0.95  # MiniLM put "likes"/"dislikes pottery" at 0.91, "lives"/"resides in boston" at 0.98
 PARAPHRASE_CANDIDATES = 5000  # existing claims compared per job
 MAX_LITERAL_CHARS = 4096  # literals are indexed; Neo4j's range index keys stop near 8 kB
@@ -110,7 +111,13 @@ class MemorizeService:
             raise InvalidInput(f"mode is one of {', '.join(MODES)}", field="mode")
         if not 1 <= request.passes <= MAX_PASSES:
             raise InvalidInput(f"passes is between 1 and {MAX_PASSES}", field="passes")
-        source_kind, source_id = self._keep(workspace, request)
+        source_kind, source_id, length = self._keep(workspace, request)
+        if not request.run_async and length > MAX_SYNC_CHARS:
+            raise InvalidInput(
+                f"a source over {MAX_SYNC_CHARS:,} characters ({length:,}) is extracted as a job, not while the "
+                "request waits: leave async true and follow the job",
+                field="async",
+            )
         if not self.llm.configured:
             return MemorizeOutcome(source_kind, source_id, "not_configured")
         job_request = {
@@ -140,20 +147,26 @@ class MemorizeService:
             source_kind, source_id, cast(ExtractionState, view.state), job_id, None, None, view.summary
         )
 
-    def _keep(self, workspace: str, request: MemorizeRequest) -> tuple[SourceKind, str]:
+    def _keep(self, workspace: str, request: MemorizeRequest) -> tuple[SourceKind, str, int]:
+        """The source to extract from (kept as a document when given as text) and its length."""
         given = [name for name in ("text", "document_id", "session_id") if getattr(request, name) is not None]
         if len(given) != 1:
             raise InvalidInput("give exactly one of text, document_id or session_id", field=(given or ["text"])[-1])
         if request.text is not None:
-            return "document", self.documents.register(workspace, request.text, request.title, "memorize").id
+            if not request.run_async and len(request.text) > MAX_SYNC_CHARS:  # refused before it is kept
+                return "document", "", len(request.text)
+            document = self.documents.register(workspace, request.text, request.title, "memorize")
+            return "document", document.id, len(request.text)
         if request.document_id is not None:
-            if not self.graph.read_query("documents_text", workspace=workspace, ids=[request.document_id]):
+            rows = self.graph.read_query("documents_text", workspace=workspace, ids=[request.document_id])
+            if not rows:
                 raise InvalidInput(f"no document {request.document_id!r} in this workspace", field="document_id")
-            return "document", request.document_id
+            return "document", request.document_id, len(rows[0]["text"])
         assert request.session_id is not None
-        if not self.graph.read_query("session_source_text", workspace=workspace, session_id=request.session_id):
+        turns = self.graph.read_query("session_source_text", workspace=workspace, session_id=request.session_id)
+        if not turns:
             raise InvalidInput(f"no session {request.session_id!r} with turns in this workspace", field="session_id")
-        return "session", request.session_id
+        return "session", request.session_id, sum(len(t["text"]) for t in turns)
 
     def _eta(self, workspace: str, position: int) -> float:
         recent = self.jobs.recent_seconds(workspace)
