@@ -359,9 +359,10 @@ def _print_status(status: object) -> None:
 
 def _local_admin_key() -> str:
     """The admin key of a local `donto up` without DONTO_API_KEY: made once, kept in .donto/api-key."""
+    ADMIN_KEY_FILE.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    ADMIN_KEY_FILE.parent.chmod(0o700)  # an older donto made it 0755
     if ADMIN_KEY_FILE.exists():
         return ADMIN_KEY_FILE.read_text().strip()
-    ADMIN_KEY_FILE.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     key = "donto_admin_" + secrets.token_urlsafe(24)
     fd = os.open(ADMIN_KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as fh:
