@@ -18,8 +18,8 @@ class SessionIn(Strict):
 
 # Every passage of an episode is embedded while the request waits (about 150 characters a
 # passage): these keep that to seconds. Longer text goes to POST /v1/documents or /v1/memorize.
-MAX_TURN_CHARS = 50_000
-MAX_EPISODE_CHARS = 100_000
+MAX_TURN_CHARS = 20_000
+MAX_EPISODE_CHARS = 40_000
 
 
 class TurnIn(Strict):
