@@ -410,7 +410,7 @@ def test_a_purged_workspace_cannot_be_recalled_listed_fetched_walked_or_found_in
     for claim_id in facts["claims"]:
         assert api.get(f"/v1/claims/{claim_id}").status_code == 404
         walked = api.get(f"/v1/claims/{claim_id}/status")
-        assert walked.status_code == 422 and walked.json()["error"]["message"].startswith("no claim")
+        assert walked.status_code == 404 and walked.json()["error"]["message"].startswith("no claim")
         assert other.get(f"/v1/claims/{claim_id}").status_code == 404
     for query in ("Zebraquux", "When did Maya run a half marathon?", "apple ceo_of tim-cook"):
         assert api.post("/v1/recall", json={"query": query}).json()["items"] == []
