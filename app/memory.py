@@ -34,6 +34,7 @@ from app.memorize.service import MemorizeService
 from app.predicates.service import PredicateService
 from app.recall.service import RecallService
 from app.settings import Settings
+from app.subjects.service import SubjectService
 from app.walk.service import WalkService
 from app.workspaces.portability import PortabilityService
 from app.workspaces.purge import PurgeService
@@ -56,6 +57,7 @@ class Memory:
         self.documents = DocumentService(self.graph)
         self.walk = WalkService(self.graph)
         self.explore = ExploreService(self.graph)
+        self.subjects = SubjectService(self.graph)  # subjects, observations, intersections
         self.episodes = EpisodeService(self.graph, self.encoder)
         self.claim_embeddings = ClaimEmbeddings(self.graph, self.encoder)
         self.recall = RecallService(self.graph, self.encoder, self.walk, self.claim_embeddings)

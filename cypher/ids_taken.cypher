@@ -1,5 +1,5 @@
 // Which of these ids a node of the store already carries, in any workspace (claim, document,
-// span, session, turn, passage and job ids are unique across the store). An import keeps the
+// span, session, turn, passage, job, subject and observation ids are unique across the store). An import keeps the
 // ids it restores, so it refuses ids that are taken.
 // Parameters: $ids (list of strings)
 // Returns: id, label — one row per id taken
@@ -18,5 +18,9 @@ CALL (wanted) {
   MATCH (n:Passage {id: wanted}) RETURN 'Passage' AS label
   UNION ALL
   MATCH (n:Job {id: wanted}) RETURN 'Job' AS label
+  UNION ALL
+  MATCH (n:Subject {id: wanted}) RETURN 'Subject' AS label
+  UNION ALL
+  MATCH (n:Observation {id: wanted}) RETURN 'Observation' AS label
 }
 RETURN wanted AS id, label

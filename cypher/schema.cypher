@@ -100,5 +100,15 @@ CREATE INDEX passage_workspace IF NOT EXISTS FOR (p:Passage) ON (p.workspace);
 CREATE INDEX job_pass_workspace IF NOT EXISTS FOR (p:JobPass) ON (p.workspace);
 CREATE CONSTRAINT purge_id IF NOT EXISTS FOR (p:Purge) REQUIRE p.id IS UNIQUE;
 
+// Subjects (app/subjects): named anchors a workspace stipulates, and append-only observations
+// tagged to any of them: (:Observation)-[:ABOUT]->(:Subject). Subjects relate through the
+// observations they share (their intersection), read in Cypher and never stored as an edge.
+CREATE CONSTRAINT subject_id IF NOT EXISTS FOR (s:Subject) REQUIRE s.id IS UNIQUE;
+CREATE CONSTRAINT subject_name IF NOT EXISTS FOR (s:Subject) REQUIRE (s.workspace, s.name) IS UNIQUE;
+CREATE INDEX subject_workspace IF NOT EXISTS FOR (s:Subject) ON (s.workspace);
+CREATE CONSTRAINT observation_id IF NOT EXISTS FOR (o:Observation) REQUIRE o.id IS UNIQUE;
+CREATE CONSTRAINT observation_hash IF NOT EXISTS FOR (o:Observation) REQUIRE (o.workspace, o.contentHash) IS UNIQUE;
+CREATE INDEX observation_workspace IF NOT EXISTS FOR (o:Observation) ON (o.workspace);
+
 // Last: wait (up to 300 s) until every index above is online, so nothing reads a half-built one.
 CALL db.awaitIndexes(300);

@@ -1,6 +1,6 @@
 // Every node that holds a workspace's data, light (no properties but the ones that name it): its
 // settings, predicates, entities, documents and the spans cut from them, sessions, turns and
-// passages, claims, jobs, their passes and lane. Each label is found from an index. The order
+// passages, claims, jobs, their passes and lane, subjects and their observations. Each label is found from an index. The order
 // is the order a purge deletes in (the nodes other nodes hang from last), so a purge that asks
 // for the first $limit again after each batch never revisits what it already removed.
 // Not here, on purpose: API keys and their use counts (access, not memory) and (:Purge) records.
@@ -8,6 +8,10 @@
 // Returns: elementId, label (the node's donto label), key (map: id, key, name, jobId, attempt, seq:
 //          what names the node in an export; absent ones null)
 CALL () {
+  MATCH (n:Observation) WHERE n.workspace = $workspace RETURN n, 'Observation' AS label
+  UNION ALL
+  MATCH (n:Subject) WHERE n.workspace = $workspace RETURN n, 'Subject' AS label
+  UNION ALL
   MATCH (n:JobPass) WHERE n.workspace = $workspace RETURN n, 'JobPass' AS label
   UNION ALL
   MATCH (n:Job) WHERE n.workspace = $workspace AND n.createdAt IS NOT NULL RETURN n, 'Job' AS label

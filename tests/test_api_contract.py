@@ -74,7 +74,9 @@ def seeded(client, memory):
     )["claims"]
     [derived] = api.write(claim(ada, "worked_on", "analytical engine", derived_from=[premise["id"]]))["claims"]
     job, _ = memory.jobs.create(WORKSPACE, "extract", {"mode": "single"}, "single", "document", document, 1)
+    subject = api.post("/v1/subjects", json={"name": "people/ada"}).json()["id"]  # a name with '/' goes in the path
     SEEDED.update(
+        ref=["people/ada", subject],
         claim_id=[premise["id"], derived["id"]],
         key=[ada, babbage],
         name=["https://schema.org/colleague"],

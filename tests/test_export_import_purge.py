@@ -98,6 +98,10 @@ def populate(api: Api, llm: ScriptedLLM | None = None) -> dict[str, Any]:
         claim("apple", "margin", object={"literal": {"value": 0.46, "datatype": "xsd:decimal"}}, confidence=0.7),
     )
     cook, founded, employees, margin = (c["id"] for c in first["claims"])
+    for name in ("apple", "leadership"):
+        assert api.post("/v1/subjects", json={"name": name}).status_code == 201
+    observed = {"text": "Cook has led Apple since 2011.", "subjects": ["apple", "leadership"]}
+    assert api.post("/v1/subjects/observations", json=observed).status_code == 201
     second = api.write(
         claim(
             "jane",

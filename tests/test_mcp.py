@@ -31,6 +31,11 @@ TOOLS = {
     "add_turns",
     "entity_profile",
     "entity_paths",
+    "create_subject",
+    "get_subject",
+    "list_subjects",
+    "append_observation",
+    "open_intersection",
 }
 
 

@@ -21,6 +21,7 @@ from app.api.routers import (
     memorize,
     predicates,
     recall,
+    subjects,
     walk,
     workspaces,
 )
@@ -28,7 +29,7 @@ from app.mcp import http as mcp_http
 from app.memory import Memory
 from app.settings import APP_VERSION, Settings, load_settings
 
-ROUTERS = (health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs, workspaces)
+ROUTERS = (health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs, workspaces, subjects)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

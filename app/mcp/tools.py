@@ -24,6 +24,17 @@ from app.api.schemas.common import Id, Instant, Key
 from app.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
 from app.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
 from app.api.schemas.recall import ProvenanceOut, RecallIn, RecallItemOut, RecallOut
+from app.api.schemas.subjects import (
+    MAX_SUBJECTS,
+    AppendedOut,
+    IntersectionOut,
+    ObservationIn,
+    SubjectIn,
+    SubjectListOut,
+    SubjectOut,
+    SubjectRef,
+    Text,
+)
 from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from app.explore.service import MAX_HOPS
 from app.memorize.service import MemorizeRequest
@@ -251,6 +262,60 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
             for p in memory.explore.paths(workspace_of(ctx), key, to, scope, max_hops, limit)
         ]
         return _result(EntityPathsOut.model_validate({"from": key, "to": to, "paths": paths}))
+
+    @server.tool(annotations=WRITES)
+    def create_subject(
+        name: Annotated[Key, Field(description="the subject's name, unique in the workspace, e.g. 'James'")],
+        ctx: Context,
+        summary: Annotated[str | None, Field(max_length=4000, description="a line to navigate by")] = None,
+        tags: Annotated[list[Key] | None, Field(max_length=50)] = None,
+    ) -> Annotated[CallToolResult, SubjectOut]:
+        """Name a subject worth remembering things about (a person, a project, an idea).
+
+        Subjects relate through the observations they share, not through edges. A name already taken is a conflict."""
+        body = SubjectIn(name=name, summary=summary, tags=tags or [])
+        return _result(SubjectOut.of(memory.subjects.create(workspace_of(ctx), body.name, body.summary, body.tags)))
+
+    @server.tool(annotations=READS)
+    def get_subject(ref: SubjectRef, ctx: Context) -> Annotated[CallToolResult, SubjectOut]:
+        """One subject by name or id, with how many observations are about it."""
+        return _result(SubjectOut.of(memory.subjects.get(workspace_of(ctx), ref)))
+
+    @server.tool(annotations=READS)
+    def list_subjects(
+        ctx: Context, limit: Annotated[int, Field(ge=1, le=1000, description="subjects at most")] = 1000
+    ) -> Annotated[CallToolResult, SubjectListOut]:
+        """The subjects named so far, by name, each with its observation count."""
+        return _result(
+            SubjectListOut(subjects=[SubjectOut.of(s) for s in memory.subjects.all(workspace_of(ctx), limit)])
+        )
+
+    @server.tool(annotations=WRITES)
+    def append_observation(
+        text: Annotated[Text, Field(description="what was heard, read or observed, verbatim")],
+        ctx: Context,
+        subjects: Annotated[
+            list[SubjectRef] | None,
+            Field(max_length=MAX_SUBJECTS, description="names or ids of the subjects it is about"),
+        ] = None,
+    ) -> Annotated[CallToolResult, AppendedOut]:
+        """Append an observation about existing subjects. Never overwritten; the same text again returns the
+        stored one with created=false. Tag a subject only if the observation is genuinely about it."""
+        body = ObservationIn(text=text, subjects=subjects or [])
+        return _result(AppendedOut.of(memory.subjects.append(workspace_of(ctx), body.text, body.subjects)))
+
+    @server.tool(annotations=READS)
+    def open_intersection(
+        subjects: Annotated[
+            list[SubjectRef], Field(min_length=1, max_length=MAX_SUBJECTS, description="names or ids of subjects")
+        ],
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=1000, description="observations at most")] = 50,
+    ) -> Annotated[CallToolResult, IntersectionOut]:
+        """What the given subjects share: the observations about ALL of them, newest first, with the count.
+
+        For two or more subjects, also each one's observations in all and alone (about none of the others)."""
+        return _result(IntersectionOut.of(memory.subjects.intersection(workspace_of(ctx), subjects, limit)))
 
     return server
 

@@ -53,13 +53,14 @@ LONG_READ_TIMEOUT_S = 3600.0  # listing a big workspace's nodes outlasts the que
 # donto's labels, in the order an export writes them; and the relationship types between them.
 LABELS = (
     *("Workspace", "Predicate", "Entity", "Document", "Span", "Session", "Turn", "Passage", "Claim", "Job"),
-    *("JobPass", "JobLane"),
+    *("JobPass", "JobLane", "Subject", "Observation"),
 )
 EXTRA_LABELS = frozenset({"PendingEmbedding"})
-ID_LABELS = frozenset({"Claim", "Document", "Span", "Session", "Turn", "Passage", "Job"})  # ref = id
+# Nodes whose reference in the file is their id (unique across the store).
+ID_LABELS = frozenset({"Claim", "Document", "Span", "Session", "Turn", "Passage", "Job", "Subject", "Observation"})
 RELATIONSHIP_TYPES = frozenset(
     {"SUBJECT", "OBJECT", "DERIVED_FROM", "SUPPORTS", "CONTRADICTS", "SUPERSEDES", "EVIDENCED_BY", "IN", "REVISES"}
-    | {"HAS_TURN", "NEXT", "HAS_PASSAGE", "READS", "HAS_PASS", "EXTRACTED"}
+    | {"HAS_TURN", "NEXT", "HAS_PASSAGE", "READS", "HAS_PASS", "EXTRACTED", "ABOUT"}
 )
 # Cypher's temporal types, as valueType() names them, and the tag each has in the file.
 TEMPORAL_TAGS = {

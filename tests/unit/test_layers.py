@@ -44,6 +44,7 @@ ASSEMBLED = {
     "ExploreService",
     "EpisodeService",
     "RecallService",
+    "SubjectService",
 }
 
 

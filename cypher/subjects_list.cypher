@@ -1,0 +1,9 @@
+// The subjects of a workspace, with how many observations each has.
+// Parameters: $workspace, $limit
+// Returns: id, name, summary, tags, createdAt, version, observations — ordered by name
+MATCH (s:Subject)
+WHERE s.workspace = $workspace
+RETURN s.id AS id, s.name AS name, s.summary AS summary, s.tags AS tags, s.createdAt AS createdAt,
+       s.version AS version, COUNT { (:Observation)-[:ABOUT]->(s) } AS observations
+ORDER BY name
+LIMIT $limit
