@@ -55,6 +55,18 @@ def claim(subject: str, predicate: str, obj: str | None = None, **extra) -> dict
     return body
 
 
+def free_ports(count: int) -> list[int]:
+    """Distinct free loopback ports (all held at once while chosen, so they differ)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
 @contextmanager
 def served_api(settings) -> Iterator[int]:
     """The API under uvicorn on a free loopback port, in a thread, as `donto serve` runs it
@@ -64,9 +76,7 @@ def served_api(settings) -> Iterator[int]:
     from app.api.main import create_app
     from app.api.server import uvicorn_config
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    [port] = free_ports(1)
     server = uvicorn.Server(uvicorn_config(create_app(settings), settings.api, "127.0.0.1", port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

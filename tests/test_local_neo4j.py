@@ -16,7 +16,7 @@ from pydantic import SecretStr
 
 from app.neo4j_local import LocalNeo4j, LocalNeo4jError, PortInUseError, throwaway_server
 from app.settings import LocalNeo4jSettings
-from support import REPO
+from support import REPO, free_ports
 
 PASSWORD = "-starts-with-a-dash"  # the AdminTool once read such a password as an option
 
@@ -28,17 +28,6 @@ def runtime() -> Path:
     runtime = runtime if runtime.is_absolute() else REPO / runtime
     LocalNeo4j(LocalNeo4jSettings(runtime=runtime)).install()
     return runtime
-
-
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    try:
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
 
 
 def local_settings(home: Path, runtime: Path) -> LocalNeo4jSettings:

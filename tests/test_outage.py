@@ -3,7 +3,6 @@ acknowledged is lost, and the service recovers by itself."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -15,20 +14,9 @@ from pydantic import SecretStr
 
 from app.neo4j_local import LocalNeo4j
 from app.settings import ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
-from support import ADMIN_KEY, REPO, Api, claim
+from support import ADMIN_KEY, REPO, Api, claim, free_ports
 
 FAST_503_S = 12.0  # with the defaults (2 s connect, 3 s of retries, their backoff) the slowest 503 is ~8 s
-
-
-def free_ports(n: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(n)]
-    try:
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
 
 
 @pytest.fixture
