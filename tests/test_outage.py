@@ -16,7 +16,10 @@ from app.neo4j_local import LocalNeo4j
 from app.settings import ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
 from support import ADMIN_KEY, REPO, Api, claim, free_ports
 
-FAST_503_S = 12.0  # with the defaults (2 s connect, 3 s of retries, their backoff) the slowest 503 is ~8 s
+# A request caught in flight as Neo4j shuts down waits out the shutdown (~4 s), then 3 s of retries
+# with their backoff and a 2 s connect: ~12 s at worst on a loaded machine; every later one fails
+# at once (the breaker), which the median shows.
+SLOWEST_503_S = 20.0
 
 
 @pytest.fixture
@@ -112,8 +115,8 @@ def test_neo4j_stopped_under_load_gives_fast_503s_and_loses_nothing_acknowledged
             f"503s: {len(tooks)}, median {tooks[len(tooks) // 2]:.2f} s, max {tooks[-1]:.2f} s; "
             f"health {health_took:.2f} s"
         )
-        assert max(took for _, took, *_ in down) < FAST_503_S
-        assert health.status_code == 503 and health_took < FAST_503_S
+        assert max(took for _, took, *_ in down) < SLOWEST_503_S and tooks[len(tooks) // 2] < 1.0
+        assert health.status_code == 503 and health_took < SLOWEST_503_S
         assert "127.0.0.1" not in health.text and "bolt" not in health.text.lower()
         assert all("127.0.0.1" not in body and "bolt" not in body.lower() for *_, body in down)
 

@@ -12,9 +12,9 @@ from datetime import datetime
 from neo4j import ManagedTransaction
 
 from app.embedding.encoder import Encoder
-from app.embedding.turns import embed_turns
+from app.embedding.turns import embed_turns, exchange_text
 from app.episodes.passages import split_passages
-from app.errors import Conflict, InvalidInput
+from app.errors import InvalidInput
 from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
 from app.temporal.instants import to_native, utc_now
@@ -54,7 +54,7 @@ class EpisodeResult:
     turns: list[TurnOutcome]
 
 
-MAX_APPEND_ATTEMPTS = 25  # each round one of the racing appenders wins, so this outlasts 25 at once
+OPTIMISTIC_ATTEMPTS = 3  # appends planned outside the transaction before one re-plans inside it
 
 
 class EpisodeService:
@@ -73,23 +73,21 @@ class EpisodeService:
                     field=f"turns[{i}].external_id",
                 )
             seen[turn.external_id] = i
-        for _ in range(MAX_APPEND_ATTEMPTS):
+        for attempt in range(OPTIMISTIC_ATTEMPTS + 1):
             held = self.graph.read_query(
                 "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
             )
             planned = self._plan(held[0] if held else None, started_at, turns)
             try:
-                recorded_at, session_id, written = self.graph.write(
-                    self._write_work(workspace, session_external_id, started_at, planned), name="episode_write"
+                # The last attempt re-plans inside the transaction, so an append always lands: a
+                # client that kept losing the race to faster ones would otherwise never get in.
+                work = self._write_work(
+                    workspace, session_external_id, started_at, planned, attempt == OPTIMISTIC_ATTEMPTS
                 )
+                recorded_at, session_id, written = self.graph.write(work, name="episode_write")
                 break
             except _SessionMoved:
                 continue  # another client appended in between: plan again from what it left
-        else:
-            raise Conflict(
-                f"session {session_external_id!r} is being appended to by many clients at once; retry",
-                field="session_id",
-            )
         known = planned.known
         outcomes = []
         for turn in turns:
@@ -122,7 +120,12 @@ class EpisodeService:
         return _AppendPlan(known, last["id"] if last else None, rows)
 
     def _write_work(
-        self, workspace: str, session_external_id: str, started_at: datetime | None, plan: _AppendPlan
+        self,
+        workspace: str,
+        session_external_id: str,
+        started_at: datetime | None,
+        plan: _AppendPlan,
+        replan_inside: bool,
     ) -> Callable[[ManagedTransaction], tuple[datetime, str, dict[str, dict]]]:
         def work(tx: ManagedTransaction) -> tuple[datetime, str, dict[str, dict]]:
             # The clock lock (next_transaction_time) serialises writers, so the session read here
@@ -132,21 +135,32 @@ class EpisodeService:
                 tx, "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
             )
             last = now[0]["lastTurn"] if now else None
+            rows, already = plan.rows, {}
             if (last["id"] if last else None) != plan.last_turn_id:
-                raise _SessionMoved()
+                if not replan_inside:
+                    raise _SessionMoved()
+                # Renumber after the turn that is last now, and embed the first new turn with it
+                # (one short text, encoded while this transaction holds the clock).
+                already = {t["externalId"]: {"id": t["id"], "created": False} for t in (now[0]["turns"] if now else [])}
+                rows = [dict(r) for r in plan.rows if r["externalId"] not in already]
+                base = last["seq"] + 1 if last else 0
+                for i, row in enumerate(rows):
+                    row["seq"] = base + i
+                if rows:
+                    rows[0]["contextEmbedding"] = self.encoder.encode_one(exchange_text(last, rows[0]))
             written = self.graph.run(
                 tx,
                 "episode_write",
                 workspace=workspace,
                 recorded_at=recorded_at,
                 session={"id": uuid7(), "externalId": session_external_id, "startedAt": started_at},
-                turns=plan.rows,
+                turns=rows,
             )
             session = self.graph.run(
                 tx, "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
             )[0]
             self.graph.run(tx, "session_text_write", session_ids=[session["sessionId"]])
-            return recorded_at, session["sessionId"], {w["externalId"]: w for w in written}
+            return recorded_at, session["sessionId"], {**already, **{w["externalId"]: w for w in written}}
 
         return work
 
