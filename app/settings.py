@@ -145,6 +145,14 @@ class McpSettings(BaseSettings):
     workspace: str | None = None
 
 
+class MemorySettings(BaseSettings):
+    """The agent's curated memory (app/subjects): when bring_to_mind assumes the client lost context."""
+
+    model_config = SettingsConfigDict(env_prefix="DONTO_MEMORY_", extra="ignore")
+
+    seen_gap_s: float = 1800.0  # a session idle this long has its seen log reset (seed 002's time gap)
+
+
 class Settings(BaseModel):
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     local_neo4j: LocalNeo4jSettings = Field(default_factory=LocalNeo4jSettings)
@@ -152,6 +160,7 @@ class Settings(BaseModel):
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
+    memory: MemorySettings = Field(default_factory=MemorySettings)
 
     @property
     def uses_local_neo4j(self) -> bool:

@@ -1,10 +1,12 @@
 // donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
-// schema-version: 4
+// schema-version: 5
 // Every statement is IF [NOT] EXISTS or MERGE, so applying twice changes nothing.
 // Version 2 added the session and speaker-aware full-text indexes: a graph written under version 1
 // gets the texts they read from `donto reembed`. Version 3 added the job queue (:Job, :JobPass);
 // version 4 key lifecycle and use (:ApiKey ids, :KeyUsage), purge records and workspace indexes
-// for export and purge (additions only: a version 3 graph needs nothing but this file).
+// for export and purge (additions only: a version 3 graph needs nothing but this file). Version 5
+// the agent's curated memory: understandings, perspectives and their vectors, memory sessions,
+// utility signals, events (additions only).
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
@@ -109,6 +111,37 @@ CREATE INDEX subject_workspace IF NOT EXISTS FOR (s:Subject) ON (s.workspace);
 CREATE CONSTRAINT observation_id IF NOT EXISTS FOR (o:Observation) REQUIRE o.id IS UNIQUE;
 CREATE CONSTRAINT observation_hash IF NOT EXISTS FOR (o:Observation) REQUIRE (o.workspace, o.contentHash) IS UNIQUE;
 CREATE INDEX observation_workspace IF NOT EXISTS FOR (o:Observation) ON (o.workspace);
+CREATE INDEX observation_generation IF NOT EXISTS FOR (o:Observation) ON (o.workspace, o.generation);
+CREATE INDEX observation_session IF NOT EXISTS FOR (o:Observation) ON (o.workspace, o.sessionId);
+// A subject merged into another keeps its node (relabelled (:MergedSubject)) so the merge can be undone.
+CREATE INDEX merged_subject_workspace IF NOT EXISTS FOR (s:MergedSubject) ON (s.workspace);
+// It keeps its id too, which an import checks is free (ids_taken).
+CREATE INDEX merged_subject_id IF NOT EXISTS FOR (s:MergedSubject) ON (s.id);
+// Understandings: consolidated, revisable views ABOUT subjects; a revision is a new node and a
+// SUPERSEDED_BY edge, so (:Understanding) WHERE NOT (u)-[:SUPERSEDED_BY]->() is the active surface.
+CREATE CONSTRAINT understanding_id IF NOT EXISTS FOR (u:Understanding) REQUIRE u.id IS UNIQUE;
+CREATE INDEX understanding_workspace_kind IF NOT EXISTS FOR (u:Understanding) ON (u.workspace, u.kind);
+// Perspectives: named instruction prefixes; every observation, understanding and subject summary
+// is embedded once per perspective of its workspace: (:PerspectiveVector)-[:EMBEDS]->(target).
+CREATE CONSTRAINT perspective_name IF NOT EXISTS FOR (p:Perspective) REQUIRE (p.workspace, p.name) IS UNIQUE;
+CREATE INDEX perspective_vector_target IF NOT EXISTS FOR (v:PerspectiveVector) ON (v.targetId);
+CREATE INDEX perspective_vector_workspace IF NOT EXISTS FOR (v:PerspectiveVector) ON (v.workspace);
+CREATE VECTOR INDEX perspective_embedding IF NOT EXISTS FOR (v:PerspectiveVector) ON v.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
+CREATE VECTOR INDEX subject_embedding IF NOT EXISTS FOR (s:Subject) ON s.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
+CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (n:Observation|Understanding) ON EACH [n.text, n.summary]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+// Memory sessions (the client's session_id): heartbeat token, last bring_to_mind, and what was
+// surfaced in them: (:MemorySession)-[:SURFACED]->(:Observation|:Understanding).
+CREATE CONSTRAINT memory_session_key IF NOT EXISTS FOR (s:MemorySession) REQUIRE (s.workspace, s.id) IS UNIQUE;
+CREATE CONSTRAINT utility_signal_id IF NOT EXISTS FOR (s:UtilitySignal) REQUIRE s.id IS UNIQUE;
+CREATE INDEX utility_signal_workspace IF NOT EXISTS FOR (s:UtilitySignal) ON (s.workspace, s.signal);
+CREATE CONSTRAINT memory_event_id IF NOT EXISTS FOR (e:MemoryEvent) REQUIRE e.id IS UNIQUE;
+CREATE INDEX memory_event_workspace IF NOT EXISTS FOR (e:MemoryEvent) ON (e.workspace, e.at);
+CREATE INDEX perspective_workspace IF NOT EXISTS FOR (p:Perspective) ON (p.workspace);
 
 // Last: wait (up to 300 s) until every index above is online, so nothing reads a half-built one.
 CALL db.awaitIndexes(300);

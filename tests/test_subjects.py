@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import anyio
 import pytest
 
-from app.mcp.tools import build_server
 from support import Api
 
 
@@ -15,10 +13,11 @@ def subject(api: Api, name: str, **extra) -> dict:
     return response.json()
 
 
-def observe(api: Api, text: str, *subjects: str) -> dict:
-    response = api.post("/v1/subjects/observations", json={"text": text, "subjects": list(subjects)})
+def observe(api: Api, text: str, *subjects: str, **extra) -> dict:
+    body = {"observations": [{"text": text, "subjects": list(subjects), **extra}]}
+    response = api.post("/v1/subjects/observations", json=body)
     assert response.status_code == 201, response.text
-    return response.json()
+    return response.json()["observations"][0]
 
 
 def intersect(api: Api, *subjects: str, **extra) -> dict:
@@ -63,8 +62,9 @@ def test_the_same_observation_twice_is_stored_once(api: Api):
 
 def test_an_observation_about_an_unknown_subject_writes_nothing(api: Api):
     subject(api, "James")
-    response = api.post("/v1/subjects/observations", json={"text": "hello", "subjects": ["James", "ghost"]})
-    assert response.status_code == 404 and response.json()["error"]["field"] == "subjects[1]"
+    body = {"observations": [{"text": "hi", "subjects": ["James"]}, {"text": "hello", "subjects": ["James", "ghost"]}]}
+    response = api.post("/v1/subjects/observations", json=body)
+    assert response.status_code == 404 and response.json()["error"]["field"] == "observations[1].subjects[1]"
     assert api.get("/v1/subjects/James").json()["observations"] == 0
     assert intersect(api, "James")["count"] == 0
 
@@ -83,7 +83,7 @@ def test_intersections_of_two_and_three_subjects_hold_exactly_the_shared_observa
 
     two = intersect(api, "James", "Audrey")
     assert texts(two) == ["all three", "J and A 2", "J and A 1"]  # newest first
-    assert two["count"] == 3 and two["subjects"] == ["James", "Audrey"]
+    assert two["count"] == 3 and [s["name"] for s in two["subjects"]] == ["James", "Audrey"]
     assert [(c["name"], c["total"], c["alone"]) for c in two["alone"]] == [("James", 5, 2), ("Audrey", 5, 2)]
 
     three = intersect(api, "James", "Audrey", "continuity")
@@ -117,8 +117,21 @@ def test_workspaces_are_isolated(client, api: Api):
         ("/v1/subjects", {"name": ""}, "name"),
         ("/v1/subjects", {"name": "x", "tags": "person"}, "tags"),
         ("/v1/subjects", {"name": "x", "colour": "red"}, "colour"),
-        ("/v1/subjects/observations", {"text": "   "}, "text"),
-        ("/v1/subjects/observations", {"text": "t", "subjects": "James"}, "subjects"),
+        ("/v1/subjects/observations", {"observations": [{"text": "   "}]}, "observations[0].text"),
+        (
+            "/v1/subjects/observations",
+            {"observations": [{"text": "t", "subjects": "James"}]},
+            "observations[0].subjects",
+        ),
+        ("/v1/subjects/observations", {"observations": [{"text": "t", "kind": "rumour"}]}, "observations[0].kind"),
+        ("/v1/subjects/observations", {"observations": [{"text": "t", "confidence": 2}]}, "observations[0].confidence"),
+        ("/v1/subjects/observations", {"observations": []}, "observations"),
+        ("/v1/memory/remember", {"text": "t", "subjects": []}, "subjects"),
+        ("/v1/understandings", {"subject_names": ["a"], "text": "t"}, "summary"),
+        ("/v1/understandings", {"subject_names": ["a"], "text": "t", "summary": "s", "kind": "gossip"}, "kind"),
+        ("/v1/memory/bring-to-mind", {"topic_or_context": "x", "last_token": -1}, "last_token"),
+        ("/v1/memory/recall", {"question": "x", "limit": 1000}, "limit"),
+        ("/v1/memory/perspectives", {"name": "has space", "instruction": "x"}, "name"),
         ("/v1/subjects/intersection", {"subjects": []}, "subjects"),
         ("/v1/subjects/intersection", {"subjects": ["a"], "limit": 0}, "limit"),
     ],
@@ -133,23 +146,3 @@ def test_naming_a_subject_twice_in_an_intersection_is_422(api: Api):
     made = subject(api, "James")
     response = api.post("/v1/subjects/intersection", json={"subjects": ["James", made["id"]]})
     assert response.status_code == 422 and response.json()["error"]["field"] == "subjects"
-
-
-def test_mcp_tools_open_the_same_intersection(memory, api: Api):
-    server = build_server(memory, lambda ctx: api.workspace)
-
-    async def call(tool: str, **arguments) -> dict:
-        result = await server.call_tool(tool, arguments)
-        assert not result.is_error, result
-        return result.structured_content
-
-    async def scenario() -> dict:
-        await call("create_subject", name="James")
-        await call("create_subject", name="Audrey")
-        await call("append_observation", text="married", subjects=["James", "Audrey"])
-        await call("append_observation", text="codes", subjects=["James"])
-        return await call("open_intersection", subjects=["James", "Audrey"])
-
-    out = anyio.run(scenario)
-    assert texts(out) == ["married"] and out["count"] == 1
-    assert intersect(api, "Audrey", "James")["count"] == 1  # REST sees what MCP wrote

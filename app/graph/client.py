@@ -26,7 +26,14 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SCHEMA_TIMEOUT_S = 600.0  # awaiting index population on a large graph outlasts the query timeout
-VECTOR_INDEXES = ("turn_embedding", "turn_context_embedding", "passage_embedding", "claim_embedding")
+VECTOR_INDEXES = (
+    "turn_embedding",
+    "turn_context_embedding",
+    "passage_embedding",
+    "claim_embedding",
+    "perspective_embedding",
+    "subject_embedding",
+)
 
 
 class GraphClient:

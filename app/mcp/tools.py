@@ -8,35 +8,26 @@ traceback."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field, ValidationError
+from mcp_types import CallToolResult, InputRequiredResult
+from pydantic import Field, ValidationError
 
 from app import errors
-from app.api.errors import error_body, invalid_input
+from app.api.errors import invalid_input
 from app.api.schemas.claims import MAX_BATCH, ClaimIn, ClaimOut, ClaimPage, ClaimsWriteOut, RetractOut, WriteOutcomeOut
 from app.api.schemas.common import Id, Instant, Key
 from app.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
 from app.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
 from app.api.schemas.recall import ProvenanceOut, RecallIn, RecallItemOut, RecallOut
-from app.api.schemas.subjects import (
-    MAX_SUBJECTS,
-    AppendedOut,
-    IntersectionOut,
-    ObservationIn,
-    SubjectIn,
-    SubjectListOut,
-    SubjectOut,
-    SubjectRef,
-    Text,
-)
 from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from app.explore.service import MAX_HOPS
+from app.mcp import memory_tools
+from app.mcp.common import READS, WRITES, WorkspaceOf
+from app.mcp.common import error as _error
+from app.mcp.common import result as _result
 from app.memorize.service import MemorizeRequest
 from app.memory import Memory
 from app.recall.service import RecallRequest
@@ -45,15 +36,16 @@ from app.temporal.instants import iso
 from app.temporal.scope import TimeScope
 from app.walk.service import MAX_IDS
 
-# The workspace a tool call acts in, from its transport (a key checked per call or per request).
-WorkspaceOf = Callable[[Context], str]
-
 INSTRUCTIONS = """\
 donto is a long-term memory. Keep what you hear with add_turns and the facts you learn with
 write_claims (say when each was true: valid_from, valid_to). Before answering about the past, call
 recall. Before acting on a remembered fact, call claim_status: POTENTIALLY_STALE means a premise it
 rests on was superseded, retracted or has expired. Facts are never overwritten: a change is a new
-claim with a later valid_from; retract_claim is only for facts that were wrong."""
+claim with a later valid_from; retract_claim is only for facts that were wrong.
+It also holds the memory you curate yourself: subjects, observations about them, understandings.
+Call orient at the start of every conversation (and after your context is compacted), bring_to_mind
+regularly as the conversation moves (pass back its heartbeat_token), and remember what is worth
+keeping, tagged with the subjects it is genuinely about."""
 
 ValidAt = Annotated[
     Instant | None, Field(description="what was true at this instant (ISO-8601 date or date-time); default now")
@@ -64,9 +56,6 @@ KnownAt = Annotated[
 ]
 ClaimId = Annotated[Id, Field(description="a claim id, as write_claims or a read returned it")]
 EntityKey = Annotated[Key, Field(description="an entity key, as used in claims' subject or object, e.g. 'apple'")]
-
-READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
 class DontoMCP(MCPServer):
@@ -182,9 +171,11 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
             bool, Field(description="with each item: its turn, session and claim ids and the claims' status")
         ] = False,
     ) -> Annotated[CallToolResult, RecallOut]:
-        """What memory holds that bears on a question: a small, dated, evidence-anchored bundle.
+        """What the kept conversations and claims hold on a question: a small, dated, evidence-anchored bundle.
 
-        Items are turns, passages and claims, each with its date in the text. No LLM is involved."""
+        Items are turns, passages and claims (add_turns, write_claims), each with its date in the text.
+        No LLM is involved. For the subjects, observations and understandings you curate yourself, use
+        recall_memory instead."""
         body = RecallIn(
             query=query,
             k=k,
@@ -263,71 +254,5 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         ]
         return _result(EntityPathsOut.model_validate({"from": key, "to": to, "paths": paths}))
 
-    @server.tool(annotations=WRITES)
-    def create_subject(
-        name: Annotated[Key, Field(description="the subject's name, unique in the workspace, e.g. 'James'")],
-        ctx: Context,
-        summary: Annotated[str | None, Field(max_length=4000, description="a line to navigate by")] = None,
-        tags: Annotated[list[Key] | None, Field(max_length=50)] = None,
-    ) -> Annotated[CallToolResult, SubjectOut]:
-        """Name a subject worth remembering things about (a person, a project, an idea).
-
-        Subjects relate through the observations they share, not through edges. A name already taken is a conflict."""
-        body = SubjectIn(name=name, summary=summary, tags=tags or [])
-        return _result(SubjectOut.of(memory.subjects.create(workspace_of(ctx), body.name, body.summary, body.tags)))
-
-    @server.tool(annotations=READS)
-    def get_subject(ref: SubjectRef, ctx: Context) -> Annotated[CallToolResult, SubjectOut]:
-        """One subject by name or id, with how many observations are about it."""
-        return _result(SubjectOut.of(memory.subjects.get(workspace_of(ctx), ref)))
-
-    @server.tool(annotations=READS)
-    def list_subjects(
-        ctx: Context, limit: Annotated[int, Field(ge=1, le=1000, description="subjects at most")] = 1000
-    ) -> Annotated[CallToolResult, SubjectListOut]:
-        """The subjects named so far, by name, each with its observation count."""
-        return _result(
-            SubjectListOut(subjects=[SubjectOut.of(s) for s in memory.subjects.all(workspace_of(ctx), limit)])
-        )
-
-    @server.tool(annotations=WRITES)
-    def append_observation(
-        text: Annotated[Text, Field(description="what was heard, read or observed, verbatim")],
-        ctx: Context,
-        subjects: Annotated[
-            list[SubjectRef] | None,
-            Field(max_length=MAX_SUBJECTS, description="names or ids of the subjects it is about"),
-        ] = None,
-    ) -> Annotated[CallToolResult, AppendedOut]:
-        """Append an observation about existing subjects. Never overwritten; the same text again returns the
-        stored one with created=false. Tag a subject only if the observation is genuinely about it."""
-        body = ObservationIn(text=text, subjects=subjects or [])
-        return _result(AppendedOut.of(memory.subjects.append(workspace_of(ctx), body.text, body.subjects)))
-
-    @server.tool(annotations=READS)
-    def open_intersection(
-        subjects: Annotated[
-            list[SubjectRef], Field(min_length=1, max_length=MAX_SUBJECTS, description="names or ids of subjects")
-        ],
-        ctx: Context,
-        limit: Annotated[int, Field(ge=1, le=1000, description="observations at most")] = 50,
-    ) -> Annotated[CallToolResult, IntersectionOut]:
-        """What the given subjects share: the observations about ALL of them, newest first, with the count.
-
-        For two or more subjects, also each one's observations in all and alone (about none of the others)."""
-        return _result(IntersectionOut.of(memory.subjects.intersection(workspace_of(ctx), subjects, limit)))
-
+    memory_tools.register(server, memory, workspace_of)
     return server
-
-
-def _result(model: BaseModel) -> CallToolResult:
-    """The answer as the REST API gives it: fields left unset are left out, JSON without spaces."""
-    data = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
-
-
-def _error(code: str, message: str, field: str | None) -> CallToolResult:
-    body = error_body(code, message, field)
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=body, is_error=True)
