@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench
 
-.PHONY: install neo4j up check test
+.PHONY: install neo4j up check test browser
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,14 @@ check: install
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -m unit -q
 
+# Best effort: Debian's Chromium for tests/test_browser.py, which skips (saying why) without it.
+# Never fails the build: no apt, no root or no network just leaves the browser test skipped.
+browser:
+	-@command -v chromium >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || \
+	  (apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 || \
+	   (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium chromium-driver >/dev/null 2>&1)) || \
+	  echo "chromium not installed: tests/test_browser.py will be skipped"
+
 # Everything: the fast tier, then the whole suite against a real Neo4j.
-test: check neo4j
+test: check neo4j browser
 	$(BIN)/python -m pytest -m "not unit"

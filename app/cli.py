@@ -68,9 +68,21 @@ def main(argv: list[str] | None = None) -> int:
     jobs.add_argument("--state", choices=["queued", "running", "succeeded", "failed", "cancelled"])
     jobs.add_argument("--limit", type=int, default=20)
 
-    export = sub.add_parser("export", help="write a workspace's data as JSON lines (a backup `donto import` restores)")
+    export = sub.add_parser(
+        "export", help="write a workspace's data: a JSON-lines backup (`donto import` restores it) or its claim graph"
+    )
     export.add_argument("--workspace", required=True)
-    export.add_argument("--out", default="-", help="the file to write (default -: stdout)")
+    export.add_argument("--out", default="-", help="the file to write (default -: stdout; csv: a folder)")
+    export.add_argument(
+        "--format",
+        choices=["backup", "graphml", "json", "csv"],
+        default="backup",
+        help="backup (default): everything, as JSON lines; graphml, json (node-link), csv: claims and entities",
+    )
+    export.add_argument("--as-of", help="graph formats: only the claims true then (ISO-8601), as known now")
+    export.add_argument("--known-at", help="graph formats: only the claims donto knew then (ISO-8601)")
+    export.add_argument("--around", help="graph formats: only what lies near this entity key")
+    export.add_argument("--hops", type=int, default=1, help="with --around: how many claims away (1-3, default 1)")
     restore = sub.add_parser("import", help="restore an export into an empty workspace")
     restore.add_argument("--workspace", required=True)
     restore.add_argument("file", help="an export, or - for stdin")
@@ -99,13 +111,14 @@ def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
     if settings.uses_local_neo4j:
         from app.neo4j_local import LocalNeo4j
 
-        local = LocalNeo4j(settings.local_neo4j)
+        local = LocalNeo4j(settings.local_neo4j, api_url=_api_url(settings, args))
         local.install()
         _print_status(local.start())
     if settings.api.api_key is None:
         settings.api.api_key = SecretStr(_local_admin_key())
         # Never printed: whatever captures this output (a terminal log, CI, journald) would keep it.
         print(f"admin API key: in {ADMIN_KEY_FILE} (readable by you only); KEY=$(cat {ADMIN_KEY_FILE})")
+    print(f"analyst's guide: in Neo4j Browser, run  :play {_api_url(settings, args)}/analyst/guide?workspace=default")
     return cmd_serve(settings, args)
 
 
@@ -128,7 +141,7 @@ def cmd_neo4j(settings: Settings, args: argparse.Namespace) -> int:
     if not settings.uses_local_neo4j and args.action != "install":
         print(f"NEO4J_URI is set ({settings.neo4j.uri}): donto uses that server and starts none.")
         return 0
-    local = LocalNeo4j(settings.local_neo4j)
+    local = LocalNeo4j(settings.local_neo4j, api_url=_api_url(settings, None))
     if args.action == "install":
         local.install()
         print(f"Neo4j {settings.local_neo4j.version} jars in {settings.local_neo4j.runtime}/lib")
@@ -295,6 +308,11 @@ def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     from app.memory import Memory
 
+    if args.format != "backup":
+        return _export_graph(settings, args)
+    if args.as_of or args.known_at or args.around:
+        print("donto: --as-of, --known-at and --around go with --format graphml, json or csv", file=sys.stderr)
+        return 2
     with Memory(settings).open(apply_schema=False) as memory:
         if args.out == "-":
             counts = memory.portability.export(args.workspace, sys.stdout.buffer)
@@ -309,6 +327,46 @@ def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
                 partial.unlink(missing_ok=True)
     nodes, relationships = sum(counts.nodes.values()), sum(counts.relationships.values())
     print(f"exported workspace {args.workspace}: {nodes} nodes, {relationships} relationships", file=sys.stderr)
+    return 0
+
+
+def _export_graph(settings: Settings, args: argparse.Namespace) -> int:
+    """The claims and entities as a graph for tools outside Neo4j (networkx, Gephi, Cytoscape, pandas)."""
+    from app.analyst.service import write_graph
+    from app.errors import InvalidInput
+    from app.memory import Memory
+    from app.temporal.instants import parse_instant, utc_now
+
+    if args.format == "csv" and args.out == "-":
+        print("donto: --format csv writes nodes.csv and relationships.csv: name a folder with --out", file=sys.stderr)
+        return 2
+    instants = {}
+    for name in ("as_of", "known_at"):
+        try:
+            instants[name] = parse_instant(getattr(args, name)) if getattr(args, name) else None
+        except ValueError as exc:
+            raise InvalidInput(str(exc), field=name) from None
+    # --as-of alone reads what is known now: a retracted claim is not part of any present picture.
+    known_at = instants["known_at"] or (utc_now() if instants["as_of"] else None)
+    with Memory(settings).open(apply_schema=False) as memory:
+        graph = memory.analyst.claims_graph(args.workspace, instants["as_of"], known_at, args.around, args.hops)
+    if args.format == "csv":
+        write_graph(graph, "csv", Path(args.out))
+    elif args.out == "-":
+        write_graph(graph, args.format, sys.stdout.buffer)
+    else:
+        partial = Path(args.out + ".partial")
+        try:
+            with partial.open("wb") as out:
+                write_graph(graph, args.format, out)
+            partial.replace(args.out)
+        finally:
+            partial.unlink(missing_ok=True)
+    print(
+        f"exported workspace {args.workspace} as {args.format}: {graph.number_of_nodes()} nodes, "
+        f"{graph.number_of_edges()} relationships",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -350,6 +408,13 @@ def cmd_purge(settings: Settings, args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {kind}" for kind, n in report.counts.items()) or "nothing"
     print(f"purged {report.scope} of workspace {report.workspace}: {counts} (audit record {report.id})")
     return 0
+
+
+def _api_url(settings: Settings, args: argparse.Namespace | None) -> str:
+    """Where the API answers, as Browser reaches it (a wildcard listen address is reached on loopback)."""
+    host = (args and args.host) or settings.api.host
+    port = (args and args.port) or settings.api.port
+    return f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
 
 
 def _print_status(status: object) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.analyst.service import AnalystService
 from app.auth.keys import KeyService
 from app.claims.service import ClaimService
 from app.documents.service import DocumentService
@@ -34,6 +35,8 @@ from app.memorize.service import MemorizeService
 from app.predicates.service import PredicateService
 from app.recall.service import RecallService
 from app.settings import Settings
+from app.subjects.attention import AttentionService
+from app.subjects.perspectives import Perspectives
 from app.subjects.service import SubjectService
 from app.walk.service import WalkService
 from app.workspaces.portability import PortabilityService
@@ -57,8 +60,13 @@ class Memory:
         self.documents = DocumentService(self.graph)
         self.walk = WalkService(self.graph)
         self.explore = ExploreService(self.graph)
-        self.subjects = SubjectService(self.graph)  # subjects, observations, intersections
+        self.analyst = AnalystService(self.graph)  # the Browser guide, graph exports
         self.episodes = EpisodeService(self.graph, self.encoder)
+        # The agent's curated memory (seed 002): subjects, observations, understandings; orient,
+        # bring_to_mind, recall and consolidation over them.
+        perspectives = Perspectives(self.graph, self.encoder)
+        self.subjects = SubjectService(self.graph, perspectives)
+        self.attention = AttentionService(self.graph, self.subjects, perspectives, settings.memory)
         self.claim_embeddings = ClaimEmbeddings(self.graph, self.encoder)
         self.recall = RecallService(self.graph, self.encoder, self.walk, self.claim_embeddings)
         self.jobs = JobStore(self.graph, settings.llm.lease_s)

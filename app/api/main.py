@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from app.api import errors
 from app.api.body_limit import BodySizeLimit
 from app.api.routers import (
+    analyst,
     claims,
     documents,
     episodes,
@@ -19,9 +20,11 @@ from app.api.routers import (
     health,
     jobs,
     memorize,
+    memory,
     predicates,
     recall,
     subjects,
+    understandings,
     walk,
     workspaces,
 )
@@ -29,7 +32,11 @@ from app.mcp import http as mcp_http
 from app.memory import Memory
 from app.settings import APP_VERSION, Settings, load_settings
 
-ROUTERS = (health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs, workspaces, subjects)
+ROUTERS = (
+    *(health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs, workspaces, subjects),
+    *(understandings, memory),
+    analyst,
+)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -85,8 +86,11 @@ def port_in_use(port: int) -> bool:
 
 
 class LocalNeo4j:
-    def __init__(self, settings: LocalNeo4jSettings, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, settings: LocalNeo4jSettings, env: Mapping[str, str] | None = None, api_url: str | None = None
+    ) -> None:
         self.settings = settings
+        self.api_url = api_url  # donto's API: Browser may play its guide and apply its style on connect
         self.env = dict(os.environ if env is None else env)  # how java/mvn are found; tests pass their own
         self.home = settings.home.resolve()  # relative paths are relative to the working directory
         self.lib = settings.runtime.resolve() / "lib"
@@ -128,6 +132,7 @@ class LocalNeo4j:
         (partial / VERSION_MARKER).write_text(self.settings.version + "\n")
         shutil.rmtree(self.lib, ignore_errors=True)
         partial.rename(self.lib)
+        self._write_conf()  # each start writes it again; here so that it can be read before the first
 
     def start(self) -> LocalNeo4jStatus:
         """Launch the server and wait until Bolt and HTTP answer; says so when ours already runs."""
@@ -284,8 +289,18 @@ class LocalNeo4j:
             # The databases are already checkpointed and closed when Bolt's Netty loops stop; their 5 s
             # default quiet period (twice) made every stop take 10 s.
             "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
+            # Browser plays guides (`:play URL`) and fetches styles (`:style URL`) only from these hosts:
+            # donto serves its guide and style sheet (5.26 still names the setting "whitelist").
+            f"browser.remote_content_hostname_whitelist={','.join(self._guide_hosts())}",
         ]
+        if self.api_url:  # every Browser session starts with donto's style (claims as sentences)
+            lines.append(f"browser.post_connect_cmd=style {self.api_url.rstrip('/')}/analyst/donto.grass")
         (self.home / "conf" / "neo4j.conf").write_text("\n".join(lines) + "\n")
+
+    def _guide_hosts(self) -> list[str]:
+        hosts = ["guides.neo4j.com", "localhost", "127.0.0.1"]
+        api_host = urllib.parse.urlsplit(self.api_url).hostname if self.api_url else None
+        return hosts + [api_host] if api_host and api_host not in hosts else hosts
 
     def _wait_until_ready(self, process: subprocess.Popen, began: float, log_start: int) -> None:
         """Until Bolt authenticates and HTTP answers; raise with this run's console.log if the JVM exits."""

@@ -10,6 +10,7 @@ from support import REPO
 
 SHELLS = ("app.api", "app.cli", "app.mcp")
 SERVICES = (
+    "app.analyst",
     "app.auth",
     "app.claims",
     "app.documents",
@@ -26,6 +27,7 @@ SERVICES = (
 )
 # Classes that only the composition root (app/memory.py) constructs.
 ASSEMBLED = {
+    "AnalystService",
     "GraphClient",
     "Encoder",
     "Workers",

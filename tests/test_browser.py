@@ -1,0 +1,184 @@
+"""The analyst's view, in a real browser: donto's API and a real Neo4j, Neo4j Browser in headless
+Chromium (Debian's chromium and chromium-driver), a login, the guide played from donto, its setup
+and style blocks run, and a styled claim drawn. Screenshots go to $DONTO_SCREENSHOTS (default: the
+test's temporary folder); docs/analyst-*.png in the README came from this test."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from support import Api, claim, served_api
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1600,1000",
+)
+WAIT_S = 30
+
+pytestmark = pytest.mark.skipif(
+    not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()),
+    reason="no browser: install Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
+)
+
+
+@pytest.fixture(scope="module")
+def browser_http(memory) -> str:
+    """Where this Neo4j serves Browser (its HTTP connector), read from the server's own settings."""
+    rows = memory.graph.read(
+        lambda tx: tx.run("CALL dbms.listConfig('server.http.listen_address') YIELD name, value RETURN value").data()
+    )
+    if not rows:
+        pytest.skip("this Neo4j serves no HTTP connector (Browser)")
+    return "http://" + rows[0]["value"]
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory) -> Iterator:
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the `test` extra")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    chrome = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+    try:
+        yield chrome
+    finally:
+        chrome.quit()
+
+
+@pytest.fixture(autouse=True)
+def show_the_page_on_failure(request, tmp_path) -> Iterator[None]:
+    failed = request.session.testsfailed
+    yield
+    chrome = request.node.funcargs.get("driver")
+    if chrome is not None and request.session.testsfailed > failed:
+        chrome.save_screenshot(str(tmp_path / "failed.png"))
+        (tmp_path / "failed.html").write_text(chrome.page_source)
+        print("the page at the failure:", tmp_path / "failed.png", tmp_path / "failed.html")
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("DONTO_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def wait_for(condition, what: str, timeout: float = WAIT_S):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.25)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def visible(driver, css: str) -> list:
+    from selenium.webdriver.common.by import By
+
+    return [e for e in driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+
+
+def run_command(driver, text: str) -> None:
+    """Type into Browser's editor and run it (Ctrl-Enter), as an analyst does."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    editor = wait_for(lambda: visible(driver, "#monaco-main-editor textarea, .monaco-editor textarea"), "the editor")[0]
+    driver.execute_script("arguments[0].focus()", editor)  # a click can land on the editor's cover
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).send_keys(Keys.DELETE).perform()
+    editor.send_keys(text)
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+
+
+def captions(driver, text: str) -> list:
+    """The drawn graph's texts holding `text` (Browser draws captions as SVG text)."""
+    from selenium.webdriver.common.by import By
+
+    return [e for e in driver.find_elements(By.CSS_SELECTOR, "svg text") if text in (e.text or "")]
+
+
+def next_slide(driver) -> None:
+    arrow = wait_for(lambda: visible(driver, "[data-testid='nextSlide']"), "the guide's next-slide arrow")[0]
+    driver.execute_script("arguments[0].click()", arrow)  # below the fold once results stack above the guide
+
+
+def run_runnable(driver, index: int) -> None:
+    """Click the guide's runnable block (it lands in the editor), then run it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    blocks = wait_for(lambda: visible(driver, "pre.runnable"), "the guide's runnable blocks")
+    driver.execute_script("arguments[0].scrollIntoView(); arguments[0].click()", blocks[index])
+    editor = wait_for(lambda: visible(driver, "#monaco-main-editor textarea, .monaco-editor textarea"), "the editor")[0]
+    driver.execute_script("arguments[0].focus()", editor)  # a click can land on the editor's cover
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+
+
+def test_an_analyst_plays_the_guide_and_sees_claims_as_sentences(
+    driver, client, settings, neo4j_connection, browser_http, workspace, shots
+):
+
+    api = Api(client, workspace)
+    assert api.put("/v1/predicates/ceo_of", json={"cardinality": "one"}).status_code == 200
+    cook = api.write(claim("apple", "ceo_of", "tim-cook", valid_from="2011-08-24"))["claims"][0]["id"]
+    api.write(claim("jane", "has_signing_authority_for", "apple", valid_from="2024-01-01", derived_from=[cook]))
+    api.write(claim("apple", "ceo_of", "john-ternus", valid_from="2026-06-01"))
+    bolt, user, password = neo4j_connection
+
+    with served_api(settings) as port:
+        driver.get(f"{browser_http}/browser/?dbms={bolt.replace('bolt://', 'neo4j://')}")
+        wait_for(lambda: visible(driver, "[data-testid='password']"), "Browser's login form", 60)
+        for testid, value in (("username", user), ("password", password)):
+            field = visible(driver, f"[data-testid='{testid}']")[0]
+            field.clear()
+            field.send_keys(value)
+        visible(driver, "[data-testid='connect']")[0].click()
+        wait_for(lambda: "Connected" in driver.page_source or "You are connected" in driver.page_source, "the login")
+
+        # Browser reads the server's remote-content allowlist just after the login; a :play before
+        # that is refused ("No guide by that name"), so an analyst (and this test) plays it again.
+        for attempt in range(3):
+            run_command(driver, f":play http://127.0.0.1:{port}/analyst/guide?workspace={workspace}")
+            try:
+                wait_for(lambda: f"workspace {workspace}" in driver.page_source, "the guide's first slide", 10)
+                break
+            except AssertionError:
+                if attempt == 2:
+                    raise
+        driver.save_screenshot(str(shots / "analyst-guide.png"))
+
+        run_runnable(driver, 0)  # :params {...}
+        wait_for(lambda: f'"{workspace}"' in driver.page_source, "the guide's parameters set")
+        run_runnable(driver, 1)  # :style http://127.0.0.1:PORT/analyst/donto.grass
+        wait_for(lambda: "node.Claim" in driver.page_source, "donto's style applied")
+
+        next_slide(driver)
+        run_runnable(driver, 0)  # slide 1: a claim and its two intervals, drawn
+        wait_for(lambda: captions(driver, "apple · ceo_of ·"), "a claim captioned subject · predicate · object")
+        time.sleep(1)  # the force layout settles
+        driver.save_screenshot(str(shots / "analyst-claim.png"))
+
+        next_slide(driver)
+        next_slide(driver)
+        run_runnable(driver, 0)  # slide 3: the premise walk, the stale premise beside what replaced it
+        wait_for(lambda: captions(driver, "tim-cook"), "the stale premise")
+        wait_for(lambda: captions(driver, "derived from"), "the DERIVED_FROM link captioned")
+        time.sleep(1)
+        driver.save_screenshot(str(shots / "analyst-premise-walk.png"))
+    if os.environ.get("DONTO_SCREENSHOTS"):
+        print("screenshots in", shots, sorted(p.name for p in shots.glob("analyst-*.png")))
