@@ -5,7 +5,8 @@
 // Parameters: $nodes: list of {labels, properties (map), temporal: list of [key, type, text]}
 //             (type: a valueType without ' NOT NULL', e.g. 'ZONED DATETIME')
 // Returns: elementId, clockTimes (the node's transaction times: txFrom, txTo, recordedAt,
-//          textRecordedAt, createdAt, updatedAt) — one row per node, in input order
+//          textRecordedAt, createdAt, updatedAt, and the memory's at, startedAt, lastSeenAt,
+//          lastBringAt, orientedAt, mergedAt, lastConsolidatedAt) — one row per node, in input order
 UNWIND $nodes AS row
 CREATE (n:$(row.labels))
 SET n = row.properties
@@ -20,5 +21,6 @@ FOREACH (t IN row.temporal |
   END
 )
 RETURN elementId(n) AS elementId,
-       [k IN ['txFrom', 'txTo', 'recordedAt', 'textRecordedAt', 'createdAt', 'updatedAt']
+       [k IN ['txFrom', 'txTo', 'recordedAt', 'textRecordedAt', 'createdAt', 'updatedAt', 'at', 'startedAt',
+              'lastSeenAt', 'lastBringAt', 'orientedAt', 'mergedAt', 'lastConsolidatedAt']
         WHERE n[k] IS :: ZONED DATETIME | n[k]] AS clockTimes

@@ -2,7 +2,8 @@
 // with their properties; temporal ones rebuilt as in workspace_import_nodes.
 // Parameters: $relationships: list of {start, end (element ids), type, properties (map),
 //             temporal: list of [key, type, text]}
-// Returns: created (count)
+// Returns: created (count), latest (the latest transaction time the relationships carry, as `at`
+//          (SUPERSEDED_BY, SURFACED, MERGED_INTO); null if none)
 UNWIND $relationships AS row
 MATCH (a) WHERE elementId(a) = row.start
 MATCH (b) WHERE elementId(b) = row.end
@@ -18,4 +19,4 @@ FOREACH (t IN row.temporal |
     WHEN 'DURATION' THEN duration(t[2])
   END
 )
-RETURN count(r) AS created
+RETURN count(r) AS created, max(CASE WHEN r.at IS :: ZONED DATETIME THEN r.at END) AS latest

@@ -5,7 +5,7 @@
 // Parameters: $element_ids (list of element ids, from workspace_nodes)
 // Returns: elementId, labels, properties (list of [key, valueType, value]),
 //          relationships (list of {type, properties (as above), target: {labels, workspace, id, key,
-//          name, jobId, attempt, seq}}) — one row per node still there
+//          name, jobId, attempt, seq, targetId, perspective}}) — one row per node still there
 UNWIND $element_ids AS wanted
 MATCH (n) WHERE elementId(n) = wanted
 RETURN wanted AS elementId, labels(n) AS labels,
@@ -17,5 +17,5 @@ RETURN wanted AS elementId, labels(n) AS labels,
           properties: [k IN keys(r) | [k, valueType(r[k]),
             CASE WHEN r[k] IS :: DATE | ZONED DATETIME | LOCAL DATETIME | ZONED TIME | LOCAL TIME | DURATION
                  THEN toString(r[k]) ELSE r[k] END]],
-          target: m {labels: labels(m), .workspace, .id, .key, .name, .jobId, .attempt, .seq}
+          target: m {labels: labels(m), .workspace, .id, .key, .name, .jobId, .attempt, .seq, .targetId, .perspective}
        }] AS relationships

@@ -8,7 +8,7 @@ import hashlib
 import io
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -25,6 +25,16 @@ from support import Api, claim
 
 STRING = "xsd:string"
 DOCUMENT = "Tim Cook became CEO of Apple in August 2011. Jane signs for Apple. Zebraquux audits Apple."
+SESSION = {"X-Donto-Session": "chat-42"}  # the agent memory's session (the client's id)
+MEMORY_LABELS = {
+    "Understanding",
+    "Perspective",
+    "PerspectiveVector",
+    "MemorySession",
+    "UtilitySignal",
+    "MemoryEvent",
+    "MergedSubject",
+}
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +111,8 @@ def populate(api: Api, llm: ScriptedLLM | None = None) -> dict[str, Any]:
     for name in ("apple", "leadership"):
         assert api.post("/v1/subjects", json={"name": name}).status_code == 201
     observed = {"text": "Cook has led Apple since 2011.", "subjects": ["apple", "leadership"]}
-    assert api.post("/v1/subjects/observations", json=observed).status_code == 201
+    assert api.post("/v1/subjects/observations", json={"observations": [observed]}).status_code == 201
+    agent = remember(api, cites=[cook, doc["id"]])
     second = api.write(
         claim(
             "jane",
@@ -144,9 +155,69 @@ def populate(api: Api, llm: ScriptedLLM | None = None) -> dict[str, Any]:
     assert api.post("/v1/recall", json={"query": "apple"}).status_code == 200
     return {
         "claims": [c["id"] for c in api.list(include_retracted="true", limit=1000)],  # the job's too
+        **agent,
         "jobs": jobs,
         "known_before_retraction": second["recorded_at"],
         "known_after": iso(utc_now()),  # after every write above
+    }
+
+
+def remember(api: Api, cites: Sequence[str] = ()) -> dict[str, Any]:
+    """Agent memory with every kind of node and link: observations that create subjects, cite and
+    are related to an understanding; an understanding sourced from one, revised (SUPERSEDED_BY) and
+    marked useful; a subject merged into another (an observation's and an understanding's tags
+    moved); a session that was brought to mind (its heartbeat token and what it was shown)."""
+
+    def post(path: str, body: dict[str, Any], status: int = 201) -> Any:
+        response = api.post(path, json=body, headers=SESSION)
+        assert response.status_code == status, response.text
+        return response.json()
+
+    post("/v1/memory/remember", {"text": "Apple's leadership is stable.", "subjects": ["apple", "leadership"]})
+    ternus = {"text": "Ternus follows Cook as Apple's CEO.", "subjects": ["apple", "ternus"], "cites": list(cites)}
+    source = post("/v1/memory/remember", ternus)["observation"]["id"]
+    post("/v1/memory/remember", {"text": "John Ternus ran hardware engineering at Apple.", "subjects": ["john-ternus"]})
+    first = post(
+        "/v1/understandings",
+        {
+            "subject_names": ["apple", "leadership"],
+            "text": "Cook leads Apple; Ternus is next.",
+            "summary": "Apple's leadership",
+            "source_observation_ids": [source],
+        },
+    )
+    post("/v1/understandings", {"subject_names": ["ternus"], "text": "Ternus is Apple's next CEO.", "summary": "Heir"})
+    revision = {"understanding_id": first["id"], "new_text": "Ternus leads Apple from 2026.", "new_summary": "Ternus"}
+    revised = post("/v1/understandings/update", revision, 200)["new_understanding_id"]
+    board = {"text": "The board confirmed Ternus as CEO.", "subjects": ["apple"], "related_to": [revised]}
+    post("/v1/memory/remember", board)
+    post("/v1/memory/useful", {"id": revised})
+    assert post("/v1/subjects/merge", {"primary": "john-ternus", "duplicate": "ternus"}, 200)["tags_moved"] == 2
+    brought = post("/v1/memory/bring-to-mind", {"topic_or_context": "Who leads Apple?", "limit": 2}, 200)
+    return {
+        "understanding": revised,
+        "heartbeat_token": brought["heartbeat_token"],
+        "brought": [r["id"] for r in brought["results"]],
+    }
+
+
+def memory_reads(api: Api, facts: dict[str, Any]) -> dict[str, Any]:
+    """What the agent memory answers without writing: an understanding's history, intersections
+    (the merged subject's names answer through the primary), subjects, stats and the event log."""
+
+    def call(method: str, path: str, **kw: Any) -> Any:
+        response = api.request(method, path, **kw)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    return {
+        "history": call("GET", f"/v1/understandings/{facts['understanding']}/history"),
+        "understanding": call("GET", f"/v1/understandings/{facts['understanding']}"),
+        "apple_and_leadership": call("POST", "/v1/subjects/intersection", json={"subjects": ["apple", "leadership"]}),
+        "apple_and_ternus": call("POST", "/v1/subjects/intersection", json={"subjects": ["apple", "ternus"]}),
+        "subjects": call("GET", "/v1/subjects"),
+        "stats": call("GET", "/v1/memory/stats"),
+        "events": call("GET", "/v1/memory/events"),
     }
 
 
@@ -192,6 +263,7 @@ def reads(api: Api, facts: dict[str, Any]) -> dict[str, Any]:
         "jobs": [get(f"/v1/jobs/{j}") for j in facts["jobs"]] + [get(f"/v1/jobs/{j}/raw") for j in facts["jobs"]],
         "settings": {k: v for k, v in get("/v1/workspace").items() if k != "workspace"},
         "predicates": get("/v1/predicates"),
+        "memory": memory_reads(api, facts),
     }
     for claim_id in facts["claims"]:
         out[claim_id] = {
@@ -242,6 +314,32 @@ def test_a_restored_workspace_exports_the_same_bytes_and_answers_every_read_the_
     assert set(counts.nodes) == set(portability.LABELS)  # every kind of node was in the test
     assert set(counts.relationships) == portability.RELATIONSHIP_TYPES
     assert reads(Api(extracting, target), facts) == before
+
+
+def test_a_restored_memory_session_goes_on_bringing_to_mind_what_it_was_not_shown(extracting, memory, workspace):
+    api = Api(extracting, workspace)
+    facts = remember(api)
+    before = memory_reads(api, facts)
+    backup = export(memory, workspace)
+
+    def bring_next() -> list[tuple[str, float, str]]:
+        """Everything the session was not shown yet (a limit above what the workspace holds, so every
+        item of it is found: the vector index is asked for up to all its vectors)."""
+        body = {"topic_or_context": "Who leads Apple?", "last_token": facts["heartbeat_token"], "limit": 50}
+        response = api.post("/v1/memory/bring-to-mind", json=body, headers=SESSION)
+        assert response.status_code == 200, response.text
+        assert not response.json()["compaction_detected"], response.json()["reason"]  # the token was the last one
+        return [(r["id"], r["similarity"], r["matched_perspective"]) for r in response.json()["results"]]
+
+    going_on = bring_next()  # what the original shows next
+    assert len(facts["brought"]) == 2 and going_on and not {i for i, _, _ in going_on} & set(facts["brought"])
+
+    memory.purges.purge(workspace, None, by="test")
+    memory.portability.import_(workspace, io.BytesIO(backup))  # the session as it was exported
+
+    assert memory_reads(api, facts) == before
+    assert before["history"]["revisions"] and before["stats"]["merged_subjects"] == 1
+    assert bring_next() == going_on  # its heartbeat token and what it was shown came back
 
 
 def test_the_export_keeps_times_vectors_and_retractions_exactly(extracting, memory, workspace):
@@ -360,9 +458,10 @@ def _probes(memory: Memory, workspace: str) -> list[dict[str, Any]]:
     """The workspace's indexed nodes: ids, exact texts and exact vectors, to ask the indexes with."""
     return memory.graph.read(
         lambda tx: tx.run(
-            "MATCH (n) WHERE n.workspace = $w AND (n:Claim OR n:Turn OR n:Passage OR n:Session) "
-            "RETURN n.id AS id, labels(n)[0] AS label, n.text AS text, n.embedding AS embedding, "
-            "n.contextEmbedding AS context",
+            "MATCH (n) WHERE n.workspace = $w AND (n:Claim OR n:Turn OR n:Passage OR n:Session OR n:Observation "
+            "OR n:Understanding OR n:Subject OR n:PerspectiveVector) "
+            "RETURN coalesce(n.id, n.targetId) AS id, labels(n)[0] AS label, n.text AS text, "
+            "n.embedding AS embedding, n.contextEmbedding AS context",
             w=workspace,
         ).data()
     )
@@ -370,11 +469,17 @@ def _probes(memory: Memory, workspace: str) -> list[dict[str, Any]]:
 
 def _query_indexes(memory: Memory, probes: list[dict[str, Any]]) -> set[str]:
     """Ids of every node any index returns for these probes (exact text, exact vectors)."""
-    vector_index = {"Claim": "claim_embedding", "Turn": "turn_embedding", "Passage": "passage_embedding"}
+    vector_index = {
+        "Claim": "claim_embedding",
+        "Turn": "turn_embedding",
+        "Passage": "passage_embedding",
+        "Subject": "subject_embedding",
+        "PerspectiveVector": "perspective_embedding",  # found by the item it embeds
+    }
     found: set[str] = set()
     for probe in probes:
         words = " ".join(w for w in "".join(ch if ch.isalnum() else " " for ch in probe["text"] or "").split())
-        for index in ("recall_search", "session_text"):
+        for index in ("recall_search", "session_text", "memory_text"):
             if words:
                 hits = memory.graph.read(
                     lambda tx, i=index, q=words: tx.run(
@@ -387,7 +492,10 @@ def _query_indexes(memory: Memory, probes: list[dict[str, Any]]) -> set[str]:
             if index and vector:
                 hits = memory.graph.read(
                     lambda tx, i=index, v=vector: tx.run(
-                        "CALL db.index.vector.queryNodes($i, 100, $v) YIELD node RETURN node.id AS id", i=i, v=v
+                        "CALL db.index.vector.queryNodes($i, 100, $v) YIELD node "
+                        "RETURN coalesce(node.id, node.targetId) AS id",
+                        i=i,
+                        v=v,
                     ).value()
                 )
                 found.update(hits)
@@ -408,6 +516,7 @@ def test_a_purged_workspace_cannot_be_recalled_listed_fetched_walked_or_found_in
     report = memory.purges.purge(workspace, None, by="test")
 
     assert report.counts["Claim"] == len(facts["claims"]) and report.counts["Turn"] == 3
+    assert set(report.counts) >= MEMORY_LABELS and report.counts["MemorySession"] == 1
     assert memory.purges.holdings(workspace) == {}
     assert not purged_ids & _query_indexes(memory, probes)  # the exact texts and vectors find none of them
     assert api.list(include_retracted="true") == []
@@ -420,6 +529,12 @@ def test_a_purged_workspace_cannot_be_recalled_listed_fetched_walked_or_found_in
         assert api.post("/v1/recall", json={"query": query}).json()["items"] == []
     assert api.get("/v1/entities/apple/profile").status_code == 404
     assert api.get("/v1/jobs").json()["jobs"] == []
+    stats = api.get("/v1/memory/stats").json()
+    kinds = ("subjects", "merged_subjects", "observations", "understandings", "sessions", "signals", "events")
+    assert [stats[k] for k in kinds] == [0] * len(kinds)
+    assert api.get(f"/v1/understandings/{facts['understanding']}").status_code == 404
+    history = api.get(f"/v1/understandings/{facts['understanding']}/history")  # 200 with no versions, for now
+    assert history.status_code == 404 or history.json()["versions"] == []
     left = memory.graph.read(
         lambda tx: tx.run("MATCH (n) WHERE n.workspace = $w RETURN labels(n) AS labels", w=workspace).value()
     )

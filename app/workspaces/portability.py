@@ -15,9 +15,12 @@ embeds it), transaction and valid times exactly (temporal values as Cypher write
 label and ref, properties by key, relationships by start, type, end and properties, so exporting
 a restored workspace gives the same lines again (the header's `exported_at` aside).
 
-Ids are kept, and claim, document, span, session, turn, passage and job ids are unique across
-the store: an import goes into an empty workspace, and refuses ids that a node of the store
-already carries (restore into another store, or after `donto purge`, under any name).
+Ids are kept, and claim, document, span, session, turn, passage, job, subject, observation,
+understanding, utility signal and memory event ids are unique across the store: an import goes
+into an empty workspace, and refuses ids that a node of the store already carries (restore into
+another store, or after `donto purge`, under any name). Perspective vectors are named by the item
+they embed and their perspective, memory sessions (the client's session ids) and perspectives by
+their key in the workspace.
 
 An import reads its file twice. The first pass writes nothing and checks everything: JSON,
 record shapes, labels and relationship types, property values, refs, the header's counts (so a
@@ -53,14 +56,20 @@ LONG_READ_TIMEOUT_S = 3600.0  # listing a big workspace's nodes outlasts the que
 # donto's labels, in the order an export writes them; and the relationship types between them.
 LABELS = (
     *("Workspace", "Predicate", "Entity", "Document", "Span", "Session", "Turn", "Passage", "Claim", "Job"),
-    *("JobPass", "JobLane", "Subject", "Observation"),
+    *("JobPass", "JobLane", "Subject", "MergedSubject", "Observation", "Understanding", "Perspective"),
+    *("PerspectiveVector", "MemorySession", "UtilitySignal", "MemoryEvent"),
 )
 EXTRA_LABELS = frozenset({"PendingEmbedding"})
-# Nodes whose reference in the file is their id (unique across the store).
-ID_LABELS = frozenset({"Claim", "Document", "Span", "Session", "Turn", "Passage", "Job", "Subject", "Observation"})
+# Nodes whose reference in the file is their id (unique across the store; a merged subject keeps
+# its subject's id).
+ID_LABELS = frozenset(
+    {"Claim", "Document", "Span", "Session", "Turn", "Passage", "Job", "Subject", "MergedSubject", "Observation"}
+    | {"Understanding", "UtilitySignal", "MemoryEvent"}
+)
 RELATIONSHIP_TYPES = frozenset(
     {"SUBJECT", "OBJECT", "DERIVED_FROM", "SUPPORTS", "CONTRADICTS", "SUPERSEDES", "EVIDENCED_BY", "IN", "REVISES"}
-    | {"HAS_TURN", "NEXT", "HAS_PASSAGE", "READS", "HAS_PASS", "EXTRACTED", "ABOUT"}
+    | {"HAS_TURN", "NEXT", "HAS_PASSAGE", "READS", "HAS_PASS", "EXTRACTED", "ABOUT", "SUPERSEDED_BY"}
+    | {"SOURCED_FROM", "RELATED_TO", "CITES", "EMBEDS", "SURFACED", "SIGNALS", "MERGED_INTO"}
 )
 # Cypher's temporal types, as valueType() names them, and the tag each has in the file.
 TEMPORAL_TAGS = {
@@ -95,7 +104,9 @@ def node_ref(label: str, key: dict[str, Any]) -> str:
         "Entity": [key.get("key")],
         "Predicate": [key.get("name")],
         "JobPass": [key.get("jobId"), key.get("attempt"), key.get("seq")],
-    }.get(label, [key.get("id")])
+        "Perspective": [key.get("name")],
+        "PerspectiveVector": [key.get("targetId"), key.get("perspective")],
+    }.get(label, [key.get("id")])  # a MemorySession's id is the client's, unique in its workspace only
     if any(p is None for p in parts):
         raise DontoError(f"a {label} node lacks what names it ({key})")
     return ":".join(str(p) for p in parts) if label in ID_LABELS else ":".join([label, *map(str, parts)])
@@ -284,10 +295,10 @@ class PortabilityService:
                 if record.get("type") == "relationship":
                     relationships.append(_relationship_row(record, element_ids))
                     if len(relationships) == BATCH:
-                        self._write_relationships(relationships)
+                        latest = _later(latest, self._write_relationships(relationships))
                         relationships = []
             if relationships:
-                self._write_relationships(relationships)
+                latest = _later(latest, self._write_relationships(relationships))
             if latest is not None:
                 self._advance_clock(latest)
         except BaseException as exc:
@@ -316,12 +327,12 @@ class PortabilityService:
                 latest = _later(latest, to_native(value))
         return latest
 
-    def _write_relationships(self, relationships: list[dict[str, Any]]) -> None:
-        def work(tx: Any) -> None:
+    def _write_relationships(self, relationships: list[dict[str, Any]]) -> datetime | None:
+        def work(tx: Any) -> Any:
             next_transaction_time(self.graph, tx)
-            self.graph.run(tx, "workspace_import_relationships", relationships=relationships)
+            return self.graph.run(tx, "workspace_import_relationships", relationships=relationships)[0]["latest"]
 
-        self.graph.write(work, name="workspace_import_relationships")
+        return to_native(self.graph.write(work, name="workspace_import_relationships"))
 
     def _advance_clock(self, at: datetime) -> None:
         def work(tx: Any) -> None:

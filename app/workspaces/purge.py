@@ -5,8 +5,10 @@ with DETACH DELETE: their relationships, vectors and full-text entries go with t
 purged can be recalled, listed, fetched or walked again, through any index.
 
 - **Workspace**: every node workspace_nodes lists (settings, predicates, entities, documents,
-  spans, sessions, turns, passages, claims, jobs, job passes, the job lane). API keys and their
-  use counts stay (access, not memory: the workspace can be restored into and used again).
+  spans, sessions, turns, passages, claims, jobs, job passes, the job lane; subjects, merged ones
+  too, observations, understandings, perspectives and their vectors, memory sessions, utility
+  signals and memory events). API keys and their use counts stay (access, not memory: the
+  workspace can be restored into and used again).
 - **Subject S**: the claims with S as subject, and the claims with S as entity object; the
   evidence spans that no remaining claim cites; the entities no remaining claim names (S's own
   among them). Not free text: documents, turns and job replies that mention S stay (purge the
