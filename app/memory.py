@@ -110,4 +110,5 @@ class Memory:
 
     def reembed(self, report: Callable[[str], None] = print) -> dict[str, int]:
         """Every vector rebuilt for the configured embedding model (see app/embedding/reembed.py)."""
-        return reembed(self.graph, self.encoder, self.claim_embeddings.drain_all, report)
+        counts = reembed(self.graph, self.encoder, self.claim_embeddings.drain_all, report)
+        return counts | self.subjects.reembed(report)

@@ -6,7 +6,7 @@
 CALL () {
   MATCH (s:Session {workspace: $workspace, externalId: $session}) RETURN s
   UNION
-  MATCH (s:Session {workspace: $workspace}) WHERE $session IS NULL
+  MATCH (s:Session {workspace: $workspace}) WHERE $session IS NULL AND s.externalId IS NOT NULL
   RETURN s ORDER BY s.startedAt DESC, s.externalId LIMIT 1
 }
 MATCH (s)-[hasTurn:HAS_TURN]->(t:Turn)

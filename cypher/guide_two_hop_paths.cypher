@@ -6,7 +6,7 @@
 CALL () {
   MATCH (start:Entity {workspace: $workspace, key: $entity}) RETURN start
   UNION
-  MATCH (start:Entity {workspace: $workspace})<-[r:SUBJECT|OBJECT]-(:Claim) WHERE $entity IS NULL
+  MATCH (start:Entity {workspace: $workspace})<-[r:SUBJECT|OBJECT]-(:Claim) WHERE $entity IS NULL AND start.key IS NOT NULL
   WITH start, count(r) AS named ORDER BY named DESC, start.key LIMIT 1
   RETURN start
 }

@@ -1,7 +1,9 @@
 // What orient returns from the graph: the workspace's active soul, protocol and orientation
-// understandings, how many observations of the current generation no active understanding covers,
+// understandings, how many observations of the current generation no active understanding covers
+// (up to $cap: an orient stays cheap however much awaits consolidation),
 // and which subjects got observations or understandings since the last consolidation.
-// Parameters: $workspace, $generation (the current one), $since (datetime or null: never consolidated)
+// Parameters: $workspace, $generation (the current one), $since (datetime or null: never consolidated),
+//   $cap (count pending observations up to this many)
 // Returns: pointers (list of {kind, id, text, summary, createdAt}), pending, newObservations (subject
 //   names), newUnderstandings (subject names)
 CALL () {
@@ -13,22 +15,24 @@ CALL () {
 }
 CALL () {
   MATCH (o:Observation {workspace: $workspace, generation: $generation})
-  WHERE NOT EXISTS { (o)-[:RELATED_TO]->(u:Understanding) WHERE NOT (u)-[:SUPERSEDED_BY]->() }
+  WHERE o.id IS NOT NULL AND NOT EXISTS { (o)-[:RELATED_TO]->(u:Understanding) WHERE NOT (u)-[:SUPERSEDED_BY]->() }
     AND NOT EXISTS { (u:Understanding)-[:SOURCED_FROM]->(o) WHERE NOT (u)-[:SUPERSEDED_BY]->() }
     AND NOT EXISTS { MATCH (o)-[:ABOUT]->(:Subject)<-[:ABOUT]-(u:Understanding)
                      WHERE u.createdAt > o.createdAt AND NOT (u)-[:SUPERSEDED_BY]->()
                        AND NOT EXISTS { MATCH (o)-[:ABOUT]->(s:Subject) WHERE NOT (u)-[:ABOUT]->(s) }
                        AND NOT EXISTS { MATCH (u)-[:ABOUT]->(s:Subject) WHERE NOT (o)-[:ABOUT]->(s) } }
+  WITH o LIMIT $cap
   RETURN count(o) AS pending
 }
 CALL () {
-  MATCH (o:Observation)-[:ABOUT]->(s:Subject)
-  WHERE o.workspace = $workspace AND ($since IS NULL OR o.createdAt > $since)
+  // since the last consolidation = the current generation, read from its index
+  MATCH (o:Observation {workspace: $workspace, generation: $generation})-[:ABOUT]->(s:Subject)
+  WHERE o.id IS NOT NULL
   RETURN collect(DISTINCT s.name) AS newObservations
 }
 CALL () {
   MATCH (u:Understanding)-[:ABOUT]->(s:Subject)
-  WHERE u.workspace = $workspace AND ($since IS NULL OR u.createdAt > $since)
+  WHERE u.workspace = $workspace AND u.kind IS NOT NULL AND ($since IS NULL OR u.createdAt > $since)
   RETURN collect(DISTINCT s.name) AS newUnderstandings
 }
 RETURN pointers, pending, newObservations, newUnderstandings

@@ -12,6 +12,8 @@
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
 CREATE INDEX claim_content_key IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.contentKey);
 CREATE INDEX claim_subject_predicate IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.subject, c.predicate);
+// A workspace's claims as a whole (graph exports, the Browser guide's slides).
+CREATE INDEX claim_workspace IF NOT EXISTS FOR (c:Claim) ON (c.workspace);
 CREATE INDEX claim_predicate IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.predicate);
 CREATE INDEX claim_object IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.object);
 CREATE INDEX claim_workspace_id IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.id);

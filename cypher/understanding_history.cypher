@@ -10,7 +10,7 @@ CALL (u) {
   UNION
   MATCH (u)-[:SUPERSEDED_BY*0..]->(d:Understanding) RETURN d AS v
 }
-WITH collect(DISTINCT v) AS versions
+WITH u, collect(DISTINCT v) AS versions
 RETURN [v IN versions | v {.id, .kind, .text, .summary, .generation, .createdAt, .sessionId,
                            active: NOT EXISTS { (v)-[:SUPERSEDED_BY]->() }}] AS versions,
        COLLECT { UNWIND versions AS v MATCH (v)-[e:SUPERSEDED_BY]->(n:Understanding)

@@ -430,3 +430,17 @@ def test_a_long_agent_session(memory, api: Api):
 def test_a_bad_session_header_is_422(api: Api, header: str):
     response = api.post("/v1/memory/orient", headers={"X-Donto-Session": header})
     assert response.status_code == 422 and response.json()["error"]["field"].lower() == "x-donto-session"
+
+
+def test_reembed_gives_every_memory_item_the_configured_models_vectors(memory, api: Api):
+    remember(api, "Maya runs on Saturdays.", "Maya")
+    understand(api, ["Maya"], "Maya is a runner.", "runner")
+    memory.graph.driver.execute_query(  # as vectors from another model would be: not read by search
+        "MATCH (v:PerspectiveVector {workspace: $w}) SET v.model = 'old-model'", {"w": api.workspace}
+    )
+    assert ok(api.get("/v1/memory/stats"))["embedding_coverage"] == 0.0
+    assert ok(api.post("/v1/memory/search", json={"query": "running"}))["results"] == []
+    done = memory.reembed(report=lambda _: None)
+    assert done["observations"] >= 1 and done["understandings"] >= 1 and done["subjects"] >= 1
+    assert ok(api.get("/v1/memory/stats"))["embedding_coverage"] == 1.0
+    assert ok(api.post("/v1/memory/search", json={"query": "running"}))["results"][0]["content"] == "Maya is a runner."

@@ -17,7 +17,6 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field, StringConstraints
 
-from app.api.routers.subjects import detail, draft
 from app.api.schemas.common import Id, Instant, Key
 from app.api.schemas.subjects import (
     MAX_BATCH,
@@ -57,6 +56,7 @@ from app.api.schemas.subjects import (
     SimilarPairOut,
     StatsOut,
     StructureIn,
+    SubjectDetailOut,
     SubjectIn,
     SubjectListOut,
     SubjectOut,
@@ -273,7 +273,8 @@ def register(server: MCPServer, memory: Memory, workspace_of: WorkspaceOf) -> No
         return result(
             SubjectsGetOut(
                 subjects=[
-                    detail(memory, workspace, s.id) for s in memory.subjects.get_many(workspace, list(body.names))
+                    SubjectDetailOut.of_detail(memory.subjects.detail(workspace, s.id))
+                    for s in memory.subjects.get_many(workspace, list(body.names))
                 ]
             )
         )
@@ -380,7 +381,7 @@ def register(server: MCPServer, memory: Memory, workspace_of: WorkspaceOf) -> No
             model_tier=model_tier,
         )
         [appended] = memory.subjects.append(
-            workspace_of(ctx), [draft(body)], session_of(ctx), create_subjects=True, field=None
+            workspace_of(ctx), [body.to_draft()], session_of(ctx), create_subjects=True, field=None
         )
         return result(AppendedOut.of(appended))
 
@@ -394,7 +395,7 @@ def register(server: MCPServer, memory: Memory, workspace_of: WorkspaceOf) -> No
         "related_to"?, "cites"?, "model_tier"?}, under remember's rules for subjects and related_to. A
         subject that does not exist is an error naming it (remember creates subjects)."""
         body = ObservationsIn(observations=observations)
-        appended = memory.subjects.append(workspace_of(ctx), [draft(o) for o in body.observations], session_of(ctx))
+        appended = memory.subjects.append(workspace_of(ctx), [o.to_draft() for o in body.observations], session_of(ctx))
         return result(AppendedListOut(observations=[AppendedOut.of(a) for a in appended]))
 
     @server.tool(annotations=DELETES)

@@ -29,6 +29,7 @@ from app.subjects.service import SubjectService, alias_key, record_event
 from app.temporal.instants import to_native, utc_now
 
 DEFAULT_SESSION = "default"  # the session of a client that sends no session_id
+PENDING_CAP = 10_000  # orient counts observations awaiting consolidation up to this many
 MAX_FETCH = 20_000  # the vector index spans all workspaces: widen up to this many neighbours
 SOUL_NOTE = (
     "CRITICAL: This content establishes the fundamental character and values for this session. "
@@ -186,7 +187,11 @@ class AttentionService:
             if idle > self.settings.seen_gap_s:
                 reason = f"{idle / 60:.0f} minutes since this session's last call"
         row = self.graph.read_query(
-            "orient_read", workspace=workspace, generation=state.generation, since=state.last_consolidated_at
+            "orient_read",
+            workspace=workspace,
+            generation=state.generation,
+            since=state.last_consolidated_at,
+            cap=PENDING_CAP,
         )[0]
         pointers = {
             p["kind"]: Pointer(p["kind"], p["id"], p["text"], p["summary"], to_native(p["createdAt"]))

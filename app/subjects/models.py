@@ -114,6 +114,14 @@ class Understanding:
 
 
 @dataclass(frozen=True)
+class SubjectDetail:
+    subject: Subject
+    understanding: Understanding | None  # the active single-subject understanding
+    structural: Understanding | None
+    last_observation_at: datetime | None
+
+
+@dataclass(frozen=True)
 class Revision:
     """One SUPERSEDED_BY edge of an understanding's history."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -38,6 +38,7 @@ from app.subjects.models import (
     SimilarPair,
     Subject,
     SubjectCount,
+    SubjectDetail,
     Understanding,
 )
 from app.subjects.perspectives import Perspectives
@@ -227,6 +228,18 @@ class SubjectService:
             if ref not in rows:
                 raise NotFound(f"no subject {ref!r} in this workspace", field=f"{field}[{i}]")
         return [Subject.of(rows[ref]) for ref in refs]
+
+    def detail(self, workspace: str, ref: str) -> SubjectDetail:
+        """A subject with its active single-subject and structural understandings."""
+        subject = self.get(workspace, ref)
+        about = self.understandings_about(workspace, [subject.id], kinds=["single_subject", "structural"])
+        newest = self.intersection(workspace, [subject.id], 1).observations
+        return SubjectDetail(
+            subject,
+            next((u for u in about if u.kind == "single_subject"), None),
+            next((u for u in about if u.kind == "structural"), None),
+            newest[0].created_at if newest else None,
+        )
 
     def all(self, workspace: str, limit: int) -> list[Subject]:
         return [Subject.of(r) for r in self.graph.read_query("subjects_list", workspace=workspace, limit=limit)]
@@ -664,6 +677,51 @@ class SubjectService:
             return Merge(found["mergeId"], row["primary"], row["duplicate"], row["removed"])
 
         return self.graph.write(work, name="subjects_unmerge")
+
+    # -- re-embedding -------------------------------------------------------------------------
+
+    def reembed(self, report: Callable[[str], None], page: int = 256) -> dict[str, int]:
+        """Every subject, observation and understanding embedded again with the configured model,
+        from every perspective of its workspace (`donto reembed`, after the model changed)."""
+        counts = {"subjects": 0, "observations": 0, "understandings": 0}
+        after = ""
+        while rows := self.graph.read_query("memory_reembed_page", after=after, limit=page):
+            subjects = [r for r in rows if r["label"] == "Subject"]
+            if subjects:
+                vectors = self.perspectives.encoder.encode([subject_text(r["name"], r["summary"]) for r in subjects])
+                self.graph.write_query(
+                    "subject_embeddings_write",
+                    model=self.perspectives.encoder.name,
+                    rows=[{"id": r["id"], "embedding": v} for r, v in zip(subjects, vectors, strict=True)],
+                )
+            by_workspace: dict[str, list[dict[str, Any]]] = {}
+            for r in rows:
+                if r["label"] != "Subject":
+                    by_workspace.setdefault(r["workspace"], []).append(r)
+            for workspace, items in by_workspace.items():
+                state = self.perspectives.state(workspace)
+                texts = [
+                    (
+                        r["id"],
+                        labelled(
+                            r["subjects"], r["text"] if r["label"] == "Observation" else f"{r['summary']}\n{r['text']}"
+                        ),
+                    )
+                    for r in items
+                ]
+                vector_rows = self.perspectives.vectors(state.perspectives, texts)
+                self.graph.write(
+                    lambda tx, w=workspace, v=vector_rows: self.perspectives.write(tx, w, v), name="reembed"
+                )
+            for r in rows:
+                counts[
+                    {"Subject": "subjects", "Observation": "observations", "Understanding": "understandings"}[
+                        r["label"]
+                    ]
+                ] += 1
+            after = rows[-1]["id"]
+            report(", ".join(f"{n} {kind}" for kind, n in counts.items()))
+        return counts
 
     # -- resolving names ----------------------------------------------------------------------
 

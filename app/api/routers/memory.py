@@ -9,7 +9,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import MemoryDep, SessionDep, WorkspaceDep
-from app.api.routers.subjects import draft
 from app.api.schemas.common import KEYED, WITH_BODY, errors
 from app.api.schemas.subjects import (
     AppendedOut,
@@ -84,7 +83,7 @@ def remember(body: RememberIn, memory: MemoryDep, workspace: WorkspaceDep, sessi
     """Append an observation about subjects, creating any subject not yet named (listed in
     subjects_created). related_to: understandings it is direct evidence for; leave it empty when in
     doubt (unplaced observations surface as pending consolidation)."""
-    [appended] = memory.subjects.append(workspace, [draft(body)], session, create_subjects=True, field=None)
+    [appended] = memory.subjects.append(workspace, [body.to_draft()], session, create_subjects=True, field=None)
     return AppendedOut.of(appended)
 
 

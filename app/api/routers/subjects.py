@@ -20,7 +20,6 @@ from app.api.schemas.subjects import (
     IntersectionOut,
     MergeIn,
     MergeOut,
-    ObservationIn,
     ObservationsIn,
     RejectedOut,
     SimilarIn,
@@ -36,19 +35,9 @@ from app.api.schemas.subjects import (
     SubjectsGetOut,
     UnderstandingOut,
     UnmergeIn,
-    brief,
 )
-from app.memory import Memory
-from app.subjects.service import ObservationDraft
-from app.temporal.instants import iso
 
 router = APIRouter(prefix="/v1/subjects", tags=["subjects"], responses=KEYED)
-
-
-def draft(o: ObservationIn) -> ObservationDraft:
-    return ObservationDraft(
-        o.text, list(o.subjects), o.kind, o.confidence, o.observed_at, list(o.related_to), list(o.cites), o.model_tier
-    )
 
 
 @router.post("", status_code=201, response_model=SubjectOut, responses={**WITH_BODY, **errors(409)})
@@ -72,19 +61,10 @@ def list_subjects(
 def get_subjects(body: SubjectsGetIn, memory: MemoryDep, workspace: WorkspaceDep) -> SubjectsGetOut:
     """Several subjects in full: each with its single-subject and structural understandings."""
     return SubjectsGetOut(
-        subjects=[detail(memory, workspace, s.id) for s in memory.subjects.get_many(workspace, list(body.names))]
-    )
-
-
-def detail(memory: Memory, workspace: str, subject_id: str) -> SubjectDetailOut:
-    subject = memory.subjects.get(workspace, subject_id)
-    about = memory.subjects.understandings_about(workspace, [subject.id], kinds=["single_subject", "structural"])
-    newest = memory.subjects.intersection(workspace, [subject.id], 1).observations
-    return SubjectDetailOut(
-        **SubjectOut.of(subject).model_dump(),
-        single_subject_understanding=brief(next((u for u in about if u.kind == "single_subject"), None)),
-        structural_understanding=brief(next((u for u in about if u.kind == "structural"), None)),
-        last_observation_at=iso(newest[0].created_at) if newest else None,
+        subjects=[
+            SubjectDetailOut.of_detail(memory.subjects.detail(workspace, s.id))
+            for s in memory.subjects.get_many(workspace, list(body.names))
+        ]
     )
 
 
@@ -113,7 +93,7 @@ def append_observations(
 ) -> AppendedListOut:
     """Append observations (all or none) about existing subjects (404 names the first that does not
     exist: `remember` creates them). The same text again returns the stored one, `created: false`."""
-    appended = memory.subjects.append(workspace, [draft(o) for o in body.observations], session)
+    appended = memory.subjects.append(workspace, [o.to_draft() for o in body.observations], session)
     return AppendedListOut(observations=[AppendedOut.of(a) for a in appended])
 
 

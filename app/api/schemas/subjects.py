@@ -20,8 +20,10 @@ from app.subjects.models import (
     Observation,
     SimilarPair,
     Subject,
+    SubjectDetail,
     Understanding,
 )
+from app.subjects.service import ObservationDraft
 from app.temporal.instants import iso
 
 MAX_SUBJECTS = 100  # per observation, understanding or intersection
@@ -96,6 +98,15 @@ class SubjectDetailOut(SubjectOut):
     structural_understanding: UnderstandingBriefOut | None
     last_observation_at: str | None
 
+    @classmethod
+    def of_detail(cls, d: SubjectDetail) -> SubjectDetailOut:
+        return cls(
+            **SubjectOut.of(d.subject).model_dump(),
+            single_subject_understanding=brief(d.understanding),
+            structural_understanding=brief(d.structural),
+            last_observation_at=_iso(d.last_observation_at),
+        )
+
 
 class SubjectsGetOut(BaseModel):
     subjects: list[SubjectDetailOut]
@@ -123,6 +134,18 @@ class ObservationIn(Strict):
     )
     cites: list[Id] = Field(default_factory=list, max_length=50, description="claim or document ids it rests on")
     model_tier: Annotated[str, StringConstraints(max_length=64)] | None = None
+
+    def to_draft(self) -> ObservationDraft:
+        return ObservationDraft(
+            self.text,
+            list(self.subjects),
+            self.kind,
+            self.confidence,
+            self.observed_at,
+            list(self.related_to),
+            list(self.cites),
+            self.model_tier,
+        )
 
 
 class ObservationsIn(Strict):
@@ -451,7 +474,7 @@ class OrientOut(BaseModel):
     orientation: PointerOut | None
     generation: int
     pending_consolidation_count: int = Field(
-        description="observations of the current generation that no active understanding covers"
+        description="observations of the current generation no active understanding covers (counted up to 10,000)"
     )
     recent_activity: RecentActivityOut
     session: SessionOut
