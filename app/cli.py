@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     schema.add_argument("action", choices=["apply"])
 
     sub.add_parser("reembed", help="rebuild every vector for the configured embedding model")
+    sub.add_parser("models", help="the configured embedding model's card, and the installed packages that ship one")
     sub.add_parser("worker", help="drain the background job queues (claim embeddings) until stopped")
     # The key only from the environment (DONTO_MCP_KEY): a command line is visible to every local user.
     mcp = sub.add_parser("mcp", help="serve MCP on stdin/stdout for an agent, as the key in DONTO_MCP_KEY")
@@ -176,6 +177,22 @@ def cmd_reembed(settings: Settings, args: argparse.Namespace) -> int:
             f"re-embedded with {memory.encoder.name} ({memory.encoder.dimensions} dimensions): "
             + ", ".join(f"{n} {kind}" for kind, n in done.items())
         )
+    return 0
+
+
+def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from app.embedding.encoder import packaged_models
+    from app.memory import Memory
+
+    with Memory(settings) as memory:  # no Neo4j needed: only the model loads
+        for key, value in asdict(memory.encoder.card).items():
+            shown = repr(value) if key.endswith("_prompt") else value  # a prompt's trailing space counts
+            print(f"{key:>15}: {shown}")
+    print("\ninstalled packages that ship sentence-transformers weights (DONTO_EMBEDDING_MODEL=<package>):")
+    for name, version in packaged_models():
+        print(f"  {name} {version}")
     return 0
 
 
@@ -444,6 +461,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "schema": cmd_schema,
     "keys": cmd_keys,
     "reembed": cmd_reembed,
+    "models": cmd_models,
     "memorize": cmd_memorize,
     "jobs": cmd_jobs,
     "export": cmd_export,

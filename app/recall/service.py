@@ -72,7 +72,7 @@ class RecallService:
         names = [name for name in recipe.weights if _can_find(ARMS[name].holds, holds)]
         if "claim_vector" in names:
             self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
-        vector = self.encoder.encode_one(request.query) if any(ARMS[a].uses_vector for a in names) else None
+        vector = self.encoder.encode_query(request.query) if any(ARMS[a].uses_vector for a in names) else None
         with ThreadPoolExecutor(max_workers=max(1, len(names))) as executor:  # arms are independent reads
             found = list(
                 executor.map(

@@ -242,7 +242,7 @@ class AttentionService:
         context was compacted) or a long silence resets the seen log first."""
         session = session or DEFAULT_SESSION
         token = secrets.randbelow(900_000) + 100_000
-        vector = self.perspectives.encoder.encode_one(topic)
+        vector = self.perspectives.encoder.encode_query(topic)
 
         def begin(tx: ManagedTransaction) -> tuple[str | None, set[str], datetime]:
             now = next_transaction_time(self.graph, tx)
@@ -297,7 +297,7 @@ class AttentionService:
             top = max((r["score"] for r in rows), default=1.0) or 1.0
             hits: dict[str, tuple[float, str | None]] = {r["id"]: (r["score"] / top, None) for r in rows}
             return self._rank(workspace, hits, subject_ids)[:limit]
-        vector = self.perspectives.encoder.encode_one(query)
+        vector = self.perspectives.encoder.encode_query(query)
         return self._semantic(workspace, vector, limit, subject_ids)
 
     def _semantic(self, workspace: str, vector: list[float], limit: int, subject_ids: list[str]) -> list[Item]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from app.api.deps import MemoryDep
-from app.api.schemas.health import HealthOut
+from app.api.schemas.health import HealthOut, ModelOut
 from app.errors import BackendUnavailable
 
 router = APIRouter(tags=["health"])
@@ -14,8 +16,9 @@ router = APIRouter(tags=["health"])
 
 @router.get("/health", response_model=HealthOut, responses={503: {"model": HealthOut}})
 def health(memory: MemoryDep) -> HealthOut | JSONResponse:
-    """Is Neo4j reachable, and which schema version and embedding model does it carry? 503 when
-    Neo4j does not answer (the body says no more than that: no address, no driver message)."""
+    """Is Neo4j reachable, and which schema version and embedding model does it carry; which model
+    is configured (its card)? 503 when Neo4j does not answer (the body says no more than that: no
+    address, no driver message)."""
     try:
         rows = memory.graph.read_query("health")
     except BackendUnavailable:
@@ -26,4 +29,5 @@ def health(memory: MemoryDep) -> HealthOut | JSONResponse:
         neo4j="reachable",
         schema_version=rows[0]["schemaVersion"],
         embedding_model=rows[0]["embeddingModel"],
+        model=ModelOut(**asdict(memory.encoder.card)),
     )

