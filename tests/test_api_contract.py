@@ -42,9 +42,12 @@ CHECKS = [
 # (openapi.from_asgi would start the app's lifespan a second time, a second Memory; pytest.from_fixture
 # fails under pytest 9.)
 schema = schemathesis.openapi.from_dict(create_app().openapi())
-# Headers named here replace the generated Authorization and X-Donto-Workspace (tests/
-# test_workspaces_and_keys.py covers the wrong ones), so requests get past the key check.
-schema.config.update(headers={"Authorization": f"Bearer {ADMIN_KEY}", "X-Donto-Workspace": WORKSPACE})
+# Headers named here replace the generated Authorization, X-Donto-Workspace and X-Donto-Session
+# (tests/test_workspaces_and_keys.py and tests/test_memory.py cover wrong ones), so requests get
+# past the key check, and no header is generated that an HTTP client cannot send (non-ASCII).
+schema.config.update(
+    headers={"Authorization": f"Bearer {ADMIN_KEY}", "X-Donto-Workspace": WORKSPACE, "X-Donto-Session": "contract"}
+)
 schema.config.generation.update(max_examples=MAX_EXAMPLES, deterministic=True)
 schema.config.seed = SEED
 
