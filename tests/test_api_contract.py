@@ -78,12 +78,16 @@ def seeded(client, memory):
     [derived] = api.write(claim(ada, "worked_on", "analytical engine", derived_from=[premise["id"]]))["claims"]
     job, _ = memory.jobs.create(WORKSPACE, "extract", {"mode": "single"}, "single", "document", document, 1)
     subject = api.post("/v1/subjects", json={"name": "people/ada"}).json()["id"]  # a name with '/' goes in the path
+    understanding = api.post(
+        "/v1/understandings", json={"subject_names": ["people/ada"], "text": "A mathematician.", "summary": "Ada"}
+    ).json()["id"]
     SEEDED.update(
         ref=["people/ada", subject],
         claim_id=[premise["id"], derived["id"]],
         key=[ada, babbage],
         name=["https://schema.org/colleague"],
         job_id=[job],
+        understanding_id=[understanding],
     )
 
 

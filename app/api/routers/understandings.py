@@ -79,13 +79,15 @@ def get_understandings(body: UnderstandingsAboutIn, memory: MemoryDep, workspace
 UnderstandingId = Annotated[Id, Path(description="an understanding's id")]
 
 
-@router.get("/{id}/history", response_model=HistoryOut, responses=errors(404))
-def understanding_history(id: UnderstandingId, memory: MemoryDep, workspace: WorkspaceDep) -> HistoryOut:
+@router.get("/{understanding_id}/history", response_model=HistoryOut, responses=errors(404))
+def understanding_history(understanding_id: UnderstandingId, memory: MemoryDep, workspace: WorkspaceDep) -> HistoryOut:
     """Every version of an understanding, oldest first, and the SUPERSEDED_BY edges between them."""
-    return HistoryOut.of(memory.subjects.history(workspace, id))
+    return HistoryOut.of(memory.subjects.history(workspace, understanding_id))
 
 
-@router.get("/{id}", response_model=UnderstandingOut, responses=errors(404))
-def get_understanding(id: UnderstandingId, memory: MemoryDep, workspace: WorkspaceDep) -> UnderstandingOut:
-    [found] = memory.subjects.understandings(workspace, [id], field="id")
+@router.get("/{understanding_id}", response_model=UnderstandingOut, responses=errors(404))
+def get_understanding(
+    understanding_id: UnderstandingId, memory: MemoryDep, workspace: WorkspaceDep
+) -> UnderstandingOut:
+    [found] = memory.subjects.understandings(workspace, [understanding_id], field="understanding_id")
     return UnderstandingOut.of(found)
