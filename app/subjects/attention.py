@@ -263,9 +263,8 @@ class AttentionService:
             return reason, seen, now
 
         reason, seen, _ = self.graph.write(begin, name="bring_to_mind")
-        skip = set() if include_seen else seen
-        items = self._semantic(workspace, vector, limit + len(skip), [])
-        items = [i for i in items if i.id not in skip][:limit]
+        # what was shown is left out inside the query, so a long session asks the index for no more
+        items = self._semantic(workspace, vector, limit, [], exclude=[] if include_seen else sorted(seen))
         self._mark(workspace, session, [i.id for i in items])
         return Brought(token, reason is not None, reason, items)
 
@@ -296,11 +295,13 @@ class AttentionService:
             rows = self.graph.read_query("memory_text_search", workspace=workspace, text=lucene, limit=limit * 5)
             top = max((r["score"] for r in rows), default=1.0) or 1.0
             hits: dict[str, tuple[float, str | None]] = {r["id"]: (r["score"] / top, None) for r in rows}
-            return self._rank(workspace, hits, subject_ids)[:limit]
+            return self._rank(workspace, hits, subject_ids, self.perspectives.state(workspace).generation)[:limit]
         vector = self.perspectives.encoder.encode_query(query)
         return self._semantic(workspace, vector, limit, subject_ids)
 
-    def _semantic(self, workspace: str, vector: list[float], limit: int, subject_ids: list[str]) -> list[Item]:
+    def _semantic(
+        self, workspace: str, vector: list[float], limit: int, subject_ids: list[str], exclude: Sequence[str] = ()
+    ) -> list[Item]:
         """Nearest items over every perspective, ranked by the retrieval penalty. The vector index
         spans every workspace, so it is asked for more neighbours until enough are this workspace's."""
         state = self.perspectives.state(workspace)
@@ -313,19 +314,21 @@ class AttentionService:
                 vector=vector,
                 fetch=fetch,
                 model=self.perspectives.encoder.name,
+                exclude=list(exclude),
                 limit=want,
             )
             # the index scores cosine as (1 + cos) / 2: rank on the cosine itself (see ranking.py)
             hits = {r["id"]: (max(0.0, 2 * r["score"] - 1), r["perspective"]) for r in rows}
-            ranked = self._rank(workspace, hits, subject_ids)
+            ranked = self._rank(workspace, hits, subject_ids, state.generation)
             if len(ranked) >= limit or len(rows) >= want or fetch >= MAX_FETCH:
                 return ranked[:limit]
             fetch = min(fetch * 4, MAX_FETCH)
 
-    def _rank(self, workspace: str, hits: dict[str, tuple[float, str | None]], subject_ids: list[str]) -> list[Item]:
+    def _rank(
+        self, workspace: str, hits: dict[str, tuple[float, str | None]], subject_ids: list[str], generation: int
+    ) -> list[Item]:
         if not hits:
             return []
-        state = self.perspectives.state(workspace)
         now = utc_now()
         rows = self.graph.read_query("memory_items", workspace=workspace, ids=list(hits), subject_ids=subject_ids)
         items = []
@@ -353,7 +356,7 @@ class AttentionService:
                     r["text"],
                     r["generation"],
                     created_at,
-                    round(score(candidate, state.generation, now), 6),
+                    round(score(candidate, generation, now), 6),
                     round(similarity, 6),
                     perspective,
                     bool(r["covered"]),
