@@ -39,6 +39,18 @@ def main(argv: list[str] | None = None) -> int:
     tenants.add_argument("--batch", type=int, default=1000)
     tenants.add_argument("--seed", type=int, default=5)
 
+    memory = kinds.add_parser("memory", help="bring_to_mind and open_intersection on 10k subjects, 1M observations")
+    memory.add_argument("--subjects", type=int, default=10_000)
+    memory.add_argument("--observations", type=int, default=1_000_000)
+    memory.add_argument("--understandings", type=int, default=3000)
+    memory.add_argument("--perspectives", type=int, choices=range(1, 6), default=1, help="vectors per item")
+    memory.add_argument("--skew", type=float, default=1.0, help="Zipf exponent of subject frequency")
+    memory.add_argument("--samples", type=int, default=50)
+    memory.add_argument("--limit", type=int, default=8, help="bring_to_mind's limit")
+    memory.add_argument("--intersection-limit", type=int, default=50)
+    memory.add_argument("--long-calls", type=int, default=30, help="calls in the long session (0: none)")
+    memory.add_argument("--seed", type=int, default=13)
+
     for kind in kinds.choices.values():
         kind.add_argument(
             "--throwaway",
