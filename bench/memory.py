@@ -254,7 +254,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         graph, attention, subjects, encoder = memory.graph, memory.attention, memory.subjects, memory.encoder
         built = build(memory, args, rng)
         ids = built.subject_ids
-        # The k bring_to_mind asks the index for on a fresh session (AttentionService._semantic)
+        # The k bring_to_mind first asks the index for (AttentionService._semantic, before any widening)
         k = max(100, args.limit * 3 * len(DEFAULT_PERSPECTIVES) * 2)
         for name, pairs in built.pairs.items():
             sizes = [c for _, _, c in pairs]
@@ -269,8 +269,8 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         token: int | None = None
         for i in range(args.samples + 5):  # the first five warm caches and are not counted
             topic = TOPICS[i % len(TOPICS)]
-            t_embed = timed(lambda: encoder.encode_one(topic))
-            vector = encoder.encode_one(topic)
+            t_embed = timed(lambda: encoder.encode_query(topic))
+            vector = encoder.encode_query(topic)
             t_vector = timed(lambda: graph.read_query("bench_memory_vector_floor", vector=vector, k=k))
             sid = ids[int(rng.integers(len(ids)))]
             t_lookup = timed(lambda: graph.read_query("bench_memory_subject_lookup", workspace=WORKSPACE, id=sid))
@@ -325,8 +325,8 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             first, last = statistics.median(long[:tenth]), statistics.median(long[-tenth:])
             seen = args.limit * (len(long) - 1)
             print(
-                f"bring_to_mind, one long session of {len(long)} calls (the seen log grows by {args.limit} a call; "
-                f"{seen} seen before the last, which asked the index for k = {k * (args.limit + seen) // args.limit}): "
+                f"bring_to_mind, one long session of {len(long)} calls (the seen log grows by {args.limit} a call, "
+                f"{seen} seen before the last): "
                 f"p50 of the first {tenth} {first * 1000:.1f} ms, of the last {tenth} {last * 1000:.1f} ms "
                 f"({last / first:.2f}x; {last / bring_floor:.2f}x floor)"
             )
