@@ -203,7 +203,8 @@ def build(memory: Memory, args: argparse.Namespace, rng: np.random.Generator) ->
         f"graph: {args.subjects:,} subjects, {n:,} observations, {args.understandings:,} understandings, "
         f"{vectors:,} perspective vectors ({len(perspectives)} per item), {time.perf_counter() - started:.0f} s"
     )
-    return Built(subject_ids, np.bincount(about[about >= 0], minlength=args.subjects), pick_pairs(about, rng), vectors)
+    degree = np.bincount(about[about >= 0], minlength=args.subjects)
+    return Built(subject_ids, degree, pick_pairs(about, args.subjects, rng), vectors)
 
 
 def build_vector_indexes(memory: Memory) -> None:
@@ -218,9 +219,13 @@ def build_vector_indexes(memory: Memory) -> None:
                 raise
 
 
-def pick_pairs(about: np.ndarray, rng: np.random.Generator, each: int = 20) -> dict[str, list[tuple[int, int, int]]]:
+def pick_pairs(
+    about: np.ndarray, subjects: int, rng: np.random.Generator, each: int = 20
+) -> dict[str, list[tuple[int, int, int]]]:
     """Subject pairs that share observations: the largest intersections, tail pairs (both subjects
-    past rank 1000) and head-with-tail pairs (one of the five most frequent subjects with a tail one)."""
+    past the most frequent tenth) and head-with-tail pairs (one of the five most frequent subjects
+    with a tail one). A class with no such pair is left out."""
+    tail = subjects // 10
     a = np.concatenate([about[:, 0], about[:, 0], about[:, 1]])
     b = np.concatenate([about[:, 1], about[:, 2], about[:, 2]])
     keep = (a >= 0) & (b >= 0)
@@ -234,11 +239,12 @@ def pick_pairs(about: np.ndarray, rng: np.random.Generator, each: int = 20) -> d
         return [(int(lo[c]), int(hi[c]), int(counts[c])) for c in chosen]
 
     largest = np.argsort(-counts)[:each]
-    return {
-        "small": sample((lo > 1000) & (hi > 1000)),
-        "head x tail": sample((lo < 5) & (hi > 1000)),
+    pairs = {
+        "small": sample((lo > tail) & (hi > tail)),
+        "head x tail": sample((lo < 5) & (hi > tail)),
         "large": [(int(lo[c]), int(hi[c]), int(counts[c])) for c in largest],
     }
+    return {name: chosen for name, chosen in pairs.items() if chosen}
 
 
 def line(name: str, samples: list[float], floor: float | None = None) -> str:
