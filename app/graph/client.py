@@ -1,7 +1,8 @@
 """The only module that touches the Neo4j driver.
 
 Reads go through `execute_read`, writes through `execute_write`: managed transactions, so the
-driver retries transient errors (deadlocks, leader switches). Every transaction is tagged with
+driver retries transient errors (deadlocks, leader switches) and, with a routing URI (`neo4j://`,
+`neo4j+s://`), sends reads to secondaries and writes to the leader. Every transaction is tagged with
 `app: donto_v<version>` and the query name, so a DBA finds donto's work in `SHOW TRANSACTIONS`
 and the query log. Query parameters are never logged: they carry user text and vectors.
 """
@@ -45,6 +46,10 @@ class GraphClient:
         api = settings.api
         self.retry_after_s = api.backend_retry_after_s
         self._down_until = 0.0  # monotonic time until which Neo4j counts as down (see _session_call)
+        # One bookmark manager for every session of this process: a read waits for the writes this
+        # process committed before it, so an agent reads its own writes when reads are routed to a
+        # cluster member that is behind (`neo4j://`, `neo4j+s://`). On a single server it costs nothing.
+        self.bookmarks = GraphDatabase.bookmark_manager()
         self.driver = GraphDatabase.driver(
             uri,
             auth=(user, password),
@@ -86,7 +91,7 @@ class GraphClient:
             raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s)
         tagged = unit_of_work(timeout=timeout_s or self.timeout, metadata=self._metadata(name))(work)
         try:
-            with self.driver.session(database=self.database) as session:
+            with self.driver.session(database=self.database, bookmark_manager=self.bookmarks) as session:
                 return getattr(session, method)(tagged, *args)
         except (ServiceUnavailable, SessionExpired, TransientError) as exc:
             # TransientError here: the driver's retries ran out (a database still starting or
