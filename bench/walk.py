@@ -28,13 +28,13 @@ T0 = datetime(2024, 1, 1, tzinfo=UTC)
 CHAINS_PER_BATCH = 400
 
 
-def build(memory: Memory, total: int, rng: random.Random) -> list[str]:
-    """Write chains until `total` claims exist; returns the chain tips."""
+def build(memory: Memory, total: int, rng: random.Random, first_chain: int = 0) -> list[str]:
+    """Write `total` more claims as chains numbered from `first_chain`; returns the chain tips."""
     claims = memory.claims
     memory.predicates.declare("bench", "holds", "one", [])
     tips: list[str] = []
     written = 0
-    chain_no = 0
+    chain_no = first_chain
     started = time.perf_counter()
     while written < total:
         lengths: list[int] = []
@@ -87,7 +87,7 @@ def build(memory: Memory, total: int, rng: random.Random) -> list[str]:
         if chain_no % (CHAINS_PER_BATCH * 25) == 0:
             rate = written / (time.perf_counter() - started)
             print(f"  built {written:,} claims ({rate:,.0f}/s)", flush=True)
-    print(f"graph: {written:,} claims in {chain_no:,} chains, {time.perf_counter() - started:.0f} s")
+    print(f"graph: {written:,} claims in {chain_no - first_chain:,} chains, {time.perf_counter() - started:.0f} s")
     return tips
 
 
