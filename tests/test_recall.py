@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from app.graph.client import GraphClient
@@ -424,3 +426,44 @@ def test_a_workspace_of_claims_alone_is_recalled_without_turn_arms(api: Api):
     [item] = recall(api, "maya ran a half marathon", k=1)["items"]
     assert (item["subject"], item["object"]) == ("maya", "half-marathon")
     assert item["source"] in {"claim_vector", "fulltext"}
+
+
+class CountingModel:
+    """The real model, recording every text it is asked to encode."""
+
+    def __init__(self, model: Any):
+        self.model, self.texts = model, []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.model, name)
+
+    def encode(self, texts: list[str], **options: Any) -> Any:
+        self.texts += texts
+        return self.model.encode(texts, **options)
+
+
+def test_each_distinct_text_is_encoded_once_and_a_one_sentence_turn_is_its_own_passage(api: Api, memory, monkeypatch):
+    counting = CountingModel(memory.encoder.model)
+    monkeypatch.setitem(memory.encoder.__dict__, "model", counting)
+    said = [
+        ("Ann", "I adopted a puppy named Oscar."),
+        ("Bob", "That is lovely news. What breed is he?"),
+        ("Ann", "I adopted a puppy named Oscar."),  # said again: the same vectors, not a second encoding
+    ]
+    episode(api, "pets", said)
+    ours = [text for text in counting.texts if text.startswith(("Ann: ", "Bob: "))]  # not a worker's claims
+    assert len(ours) == len(set(ours)) and ours.count("Ann: I adopted a puppy named Oscar.") == 1
+    vectors = memory.graph.read(
+        lambda tx: {
+            r["id"]: r.data()
+            for r in tx.run(
+                "MATCH (t:Turn {workspace: $w})-[:HAS_PASSAGE]->(p:Passage) WITH t, collect(p.embedding) AS passages "
+                "RETURN t.externalId AS id, t.embedding AS turn, t.contextEmbedding AS exchange, passages",
+                w=api.workspace,
+            )
+        }
+    )
+    first, second, again = vectors["pets-0"], vectors["pets-1"], vectors["pets-2"]
+    assert first["passages"] == [first["turn"]] and first["exchange"] == first["turn"]
+    assert len(second["passages"]) == 2 and second["turn"] not in second["passages"]
+    assert again["turn"] == first["turn"] and again["exchange"] != first["exchange"]

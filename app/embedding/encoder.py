@@ -170,18 +170,21 @@ class Encoder:
         )
 
     def _encode(self, texts: Sequence[str], prompt: str | None) -> list[list[float]]:
-        """Unit-length vectors (cosine = dot product), batched."""
+        """Unit-length vectors (cosine = dot product), batched; a text that comes twice is encoded
+        once (a one-sentence turn is its own passage, a session's first turn its own exchange)."""
         if not texts:
             return []
+        distinct = list(dict.fromkeys(texts))
         vectors = self.model.encode(
-            list(texts),
+            distinct,
             prompt=prompt,
             batch_size=self.batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
             show_progress_bar=False,
         )
-        return vectors.astype("float32").tolist()
+        by_text = dict(zip(distinct, vectors.astype("float32").tolist()))
+        return [by_text[text] for text in texts]
 
     def encode(self, texts: Sequence[str]) -> list[list[float]]:
         """Documents: what is stored and searched (turns, passages, claims, subjects)."""
