@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     vector.add_argument("--heap", default="2g")
     vector.add_argument("--pagecache", default="2g")
     vector.add_argument("--seed", type=int, default=23)
-    vector.add_argument("--json", default="bench-vector-filter.json")
+    vector.add_argument("--json", default="docs/bench-vector-filter.json")
 
     memory = kinds.add_parser("memory", help="bring_to_mind and open_intersection on 10k subjects, 1M observations")
     memory.add_argument("--subjects", type=int, default=10_000)

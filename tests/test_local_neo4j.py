@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import socket
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -143,6 +144,18 @@ def test_start_refuses_without_jars(tmp_path):
     local = LocalNeo4j(local_settings(tmp_path / "home", tmp_path / "no-runtime"))
     with pytest.raises(LocalNeo4jError, match="donto neo4j install"):
         local.start()
+
+
+def test_the_server_is_launched_with_the_main_class_its_jar_names(tmp_path, runtime):
+    # 5.26 declares CommunityEntryPoint; 2026.x renamed it Neo4jCommunity (DONTO_NEO4J_VERSION=2026.x,
+    # with a Java 21 in JAVA_HOME, starts that one).
+    assert LocalNeo4j(local_settings(tmp_path, runtime))._entry_point() == "org.neo4j.server.CommunityEntryPoint"
+    lib = tmp_path / "newer" / "lib"
+    lib.mkdir(parents=True)
+    with zipfile.ZipFile(lib / "neo4j-2026.08.1.jar", "w") as jar:
+        jar.writestr("META-INF/services/org.neo4j.server.startup.EntryPoint", "org.neo4j.server.Neo4jCommunity\n")
+    newer = local_settings(tmp_path, tmp_path / "newer").model_copy(update={"version": "2026.08.1"})
+    assert LocalNeo4j(newer)._entry_point() == "org.neo4j.server.Neo4jCommunity"
 
 
 def test_stop_leaves_no_process(server):

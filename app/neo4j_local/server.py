@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+import zipfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -204,6 +205,7 @@ class LocalNeo4j:
             if done.returncode != 0:
                 raise LocalNeo4jError("could not set the initial Neo4j password:\n" + _tail(done.stdout + done.stderr))
         heap = self.settings.heap
+        main_class = self._entry_point()
         console = self.home / "logs" / "console.log"
         with console.open("ab") as log:
             log_start = log.tell()  # earlier runs' output stays; errors quote only this run's
@@ -215,7 +217,7 @@ class LocalNeo4j:
                     *JVM_FLAGS,
                     f"-Xms{heap}",
                     f"-Xmx{heap}",
-                    "org.neo4j.server.CommunityEntryPoint",
+                    main_class,
                     f"--home-dir={self.home}",
                     f"--config-dir={self.home / 'conf'}",
                     "--console-mode",
@@ -333,6 +335,12 @@ class LocalNeo4j:
                     ) from exc
             time.sleep(0.25)
 
+    def _entry_point(self) -> str:
+        """The server's main class, as its jar declares it: 5.26 names CommunityEntryPoint, 2026.x
+        Neo4jCommunity (DONTO_NEO4J_VERSION picks the version; 2026.x needs Java 21)."""
+        with zipfile.ZipFile(self.lib / f"neo4j-{self.settings.version}.jar") as jar:
+            return jar.read("META-INF/services/org.neo4j.server.startup.EntryPoint").decode().split()[0]
+
     def _running_pid(self) -> int | None:
         """The pid in our pid file when it is our live server JVM; a stale file is removed."""
         try:
@@ -340,7 +348,7 @@ class LocalNeo4j:
         except (OSError, ValueError):
             return None
         command = _process_field(pid, "command")
-        if _alive(pid) and "CommunityEntryPoint" in command and f"--home-dir={self.home}" in command:
+        if _alive(pid) and " org.neo4j.server." in command and f"--home-dir={self.home}" in command:
             return pid
         self.pid_file.unlink(missing_ok=True)
         return None
@@ -383,10 +391,16 @@ def _process_field(pid: int, field: str) -> str:
 
 @contextmanager
 def throwaway_server(
-    runtime: Path, parent: Path | None = None, heap: str = "512m", pagecache: str = "256m"
+    runtime: Path,
+    parent: Path | None = None,
+    heap: str = "512m",
+    pagecache: str = "256m",
+    version: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[str, str, str]]:
     """A fresh Neo4j (small by default) in a temporary home on two free ports; yields (bolt_uri,
-    user, password). Stopped and deleted on exit. `parent` is where the temporary home goes."""
+    user, password). Stopped and deleted on exit. `parent` is where the temporary home goes;
+    `version` (default: the supported one) and `env` (JAVA_HOME) let a bench compare versions."""
     password = secrets.token_urlsafe(16)
     home = Path(tempfile.mkdtemp(prefix="donto-neo4j-", dir=parent))
     local: LocalNeo4j | None = None
@@ -405,7 +419,8 @@ def throwaway_server(
                     password=SecretStr(password),
                     heap=heap,
                     pagecache=pagecache,
-                )
+                ).model_copy(update={"version": version} if version else {}),
+                env=env,
             )
             local.install()  # a no-op once <runtime>/lib holds this version
             try:

@@ -6,6 +6,7 @@ switched on and off by name like the arms."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
@@ -67,13 +68,21 @@ def run_arm(
         if lucene is None:
             return []
         return graph.read_query(arm.query, lucene=lucene, candidates=limit * 4, limit=limit, **params)
-    # The vector index spans all workspaces: over-fetch, and widen while the filter starves us.
+    return widened(
+        lambda candidates: graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **params),
+        limit,
+    )
+
+
+def widened(fetch: Callable[[int], list[dict[str, Any]]], limit: int) -> list[dict[str, Any]]:
+    """fetch(candidates)'s rows, asking for more candidates while the workspace filter leaves fewer
+    than `limit`: the vector index spans all workspaces (Neo4j 5.26 cannot filter inside it)."""
     candidates = max(limit * 4, 200)
     while True:
-        rows = graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **params)
+        rows = fetch(candidates)
         if len(rows) >= limit or candidates >= MAX_CANDIDATES:
             return rows
-        candidates *= 8
+        candidates = min(candidates * 8, MAX_CANDIDATES)  # 12,800 * 8 would ask for 102,400
 
 
 def time_window(question: str, now: datetime) -> dict[str, Any] | None:
