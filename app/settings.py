@@ -7,6 +7,7 @@ Groups and their variables:
 - ApiSettings         DONTO_API_KEY (admin key), DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES,
                       DONTO_RUN_WORKERS, DONTO_RATE_LIMIT_PER_S, DONTO_AUTH_FAILURE_LIMIT, ...
 - EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
+- RecallSettings      DONTO_RECALL_ARM_WEIGHTS, DONTO_RECALL_RERANK_MODEL, DONTO_RECALL_RERANK_DEPTH
 - LLMSettings         DONTO_LLM_BASE_URL, DONTO_LLM_MODEL, DONTO_LLM_API_KEY, DONTO_LLM_TIMEOUT_S, ...
 - McpSettings         DONTO_MCP_KEY, DONTO_MCP_WORKSPACE — the caller of `donto mcp` (stdio)
 """
@@ -116,6 +117,20 @@ class EmbeddingSettings(BaseSettings):
     document_prompt: str | None = None
     device: str = "cpu"  # "cuda" (or "mps") makes the strong models cheap
     trust_remote_code: bool = False  # models with their own code (nomic-embed) need it: it runs that code
+    models_dir: str = "~/.cache/donto/models"  # where `donto models fetch` puts packaged models
+
+
+class RecallSettings(BaseSettings):
+    """How recall fuses its arms, and the optional reranking stage (off unless a model is named)."""
+
+    model_config = SettingsConfigDict(env_prefix="DONTO_RECALL_", extra="ignore")
+
+    # Multiplies an arm's weight in every recipe, as JSON: '{"fulltext": 0.5, "session_fulltext": 0.5}'.
+    arm_weights: dict[str, float] = Field(default_factory=dict)
+    # A cross-encoder, or a sentence-transformers bi-encoder, that re-scores the fused top `rerank_depth`
+    # turns: named like DONTO_EMBEDDING_MODEL (package, path or cache name). None: no reranking.
+    rerank_model: str | None = None
+    rerank_depth: int = Field(default=50, ge=1, le=500)
 
 
 class LLMSettings(BaseSettings):
@@ -163,6 +178,7 @@ class Settings(BaseModel):
     local_neo4j: LocalNeo4jSettings = Field(default_factory=LocalNeo4jSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    recall: RecallSettings = Field(default_factory=RecallSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)

@@ -7,7 +7,8 @@ POST /v1/recall with provenance. Recall@K: the share of a question's evidence tu
 turns of the top K items (turn level), and of its evidence sessions among their sessions
 (session level), averaged over questions. Next to donto, measured in the same run on the same
 model: a bare turn-vector index (exact cosine over "speaker: text", and over the raw text alone)
-and BM25 over the same two texts.
+and BM25 over the same two texts. `--profile NAME=JSON` also recalls with other arm weights (and,
+with a reranker configured, without it) in process, on the same graph; every figure names the model.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from app.memory import Memory
+from app.recall.service import RecallRequest
 from app.settings import Settings
+from app.temporal.scope import TimeScope
 from bench.common import bench_settings, percentile, served_api
 
 KS = (5, 10, 20, 40)
@@ -92,8 +95,18 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     run_id = uuid.uuid4().hex[:6]
     results: dict[str, list[tuple[int, dict]]] = defaultdict(list)  # method -> [(category, {level@k: r})]
     latencies, server_ms = [], []
+    profiles = {name: json.loads(weights) for name, weights in (p.split("=", 1) for p in args.profile)}
+    profile_ms: dict[str, list[float]] = defaultdict(list)
+    ingested = ingest_s = raw_s = 0.0
     with bench_settings(settings, args.throwaway) as s, served_api(s) as http:
-        encoder = Memory(s).encoder  # the baselines embed with donto's own model
+        memory = Memory(s)
+        encoder = memory.encoder  # the baselines embed with donto's own model
+        reranker = memory.recall.reranker
+        if reranker is not None:
+            profiles["no rerank"] = {"rerank": False}
+        model = encoder.name.rstrip("/").split("/")[-1] + (
+            f" > {reranker.name.rstrip('/').split('/')[-1]}" if reranker else ""
+        )
         for sample in data:
             workspace = f"locomo-{sample['sample_id']}-{run_id}"
             headers = {"X-Donto-Workspace": workspace}
@@ -111,13 +124,16 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                     texts.append(t["text"])
                     speakers.append(t["speaker"])
                     ids.append(t["external_id"])
+            ingested, ingest_s = ingested + len(ids), ingest_s + time.perf_counter() - started
             print(
                 f"{sample['sample_id']}: {len(ids)} turns in {len(sessions)} sessions ingested in "
-                f"{time.perf_counter() - started:.1f} s",
+                f"{time.perf_counter() - started:.1f} s [{model}]",
                 flush=True,
             )
             spoken = [f"{who}: {text}" for who, text in zip(speakers, texts)]
+            raw_started = time.perf_counter()  # the floor: the same turns encoded once each
             turn_vectors = np.array(encoder.encode(spoken))
+            raw_s += time.perf_counter() - raw_started
             raw_turn_vectors = np.array(encoder.encode(texts))
             bm25 = Bm25(texts)
             bm25_speaker = Bm25(spoken)
@@ -134,6 +150,21 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 response.raise_for_status()
                 server_ms.append(response.json()["took_ms"])
                 found = [tid for item in response.json()["items"] for tid in item["provenance"]["turn_ids"]]
+                by_profile = {}
+                for name, profile in profiles.items():
+                    weights = {k: v for k, v in profile.items() if k != "rerank"}
+                    request = RecallRequest(
+                        question,
+                        TimeScope.now(),
+                        k=max(KS),
+                        include_provenance=True,
+                        arm_weights=weights or None,
+                        rerank=profile.get("rerank", True),
+                    )
+                    t1 = time.perf_counter()
+                    items = memory.recall.recall(workspace, request).items
+                    profile_ms[name].append((time.perf_counter() - t1) * 1000)
+                    by_profile[f"donto {name}"] = [t for i in items if i.provenance for t in i.provenance.turn_ids]
                 q_vector = np.array(encoder.encode_query(question))
                 vector_found = [ids[i] for i in np.argsort(-(turn_vectors @ q_vector))[: max(KS)]]
                 raw_vector_found = [ids[i] for i in np.argsort(-(raw_turn_vectors @ q_vector))[: max(KS)]]
@@ -145,6 +176,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                     ("turn-vec raw", raw_vector_found),
                     ("bm25", bm25_speaker_found),
                     ("bm25 raw", bm25_found),
+                    *by_profile.items(),
                 ):
                     scores = {}
                     for k in KS:
@@ -155,30 +187,41 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                             k,
                         )
                     results[method].append((qa["category"], scores))
-    report(results, latencies, server_ms)
+    report(results, latencies, server_ms, model)
+    print(
+        f"ingest: {ingested / ingest_s:.1f} turns/s over {ingested:.0f} turns, raw encode of the same turns "
+        f"{ingested / raw_s:.1f} turns/s (ratio {raw_s / ingest_s:.2f}) [{model}]"
+    )
+    for name, ms in profile_ms.items():
+        print(
+            f"donto {name} (in process): p50 {statistics.median(ms):.1f} ms, p95 {percentile(ms, 95):.1f} ms [{model}]"
+        )
     return 0
 
 
 def report(
-    results: dict[str, list[tuple[int, dict[str, float]]]], latencies: list[float], server_ms: list[float]
+    results: dict[str, list[tuple[int, dict[str, float]]]], latencies: list[float], server_ms: list[float], model: str
 ) -> None:
     n = len(results["donto"])
-    print(f"\nevidence recall@K over {n} questions (categories 1-4 with evidence)")
-    header = "method        level    " + "".join(f"  @{k:<5}" for k in KS)
+    print(f"\nevidence recall@K over {n} questions (categories 1-4 with evidence), model {model}")
+    width = max(13, *(len(m) for m in results))
+    header = f"{'method':<{width}} level    " + "".join(f"  @{k:<5}" for k in KS) + "  model"
     print(header)
     for method, rows in results.items():
         for level in ("turn", "session"):
             cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for _, r in rows):.3f}" for k in KS)
-            print(f"{method:<13} {level:<8}{cells}")
+            print(f"{method:<{width}} {level:<8}{cells}  {model}")
     print("\ndonto per category")
     print("category       n    level    " + "".join(f"  @{k:<5}" for k in KS))
     for category, name in CATEGORIES.items():
         in_category = [r for c, r in results["donto"] if c == category]
+        if not in_category:  # a subset of conversations may ask none of a category
+            continue
         for level in ("turn", "session"):
             cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for r in in_category):.3f}" for k in KS)
-            print(f"{name:<12} {len(in_category):>4}    {level:<8}{cells}")
+            print(f"{name:<12} {len(in_category):>4}    {level:<8}{cells}  {model}")
     ms = [x * 1000 for x in latencies]
     print(
         f"\nrecall latency (client, k=40, with provenance): p50 {statistics.median(ms):.1f} ms, "
-        f"p95 {percentile(ms, 95):.1f} ms; server took_ms p50 {statistics.median(server_ms):.1f}"
+        f"p95 {percentile(ms, 95):.1f} ms; server took_ms p50 {statistics.median(server_ms):.1f} [{model}]"
     )

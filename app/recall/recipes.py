@@ -32,6 +32,12 @@ class Recipe:
     session_pool: int = 100  # the best fused turns whose sessions are weighed
     speaker_boost: float = 1.5  # multiplies the score of a turn said by someone the query names
 
+    def weighed(self, factors: dict[str, float]) -> Recipe:
+        """Each named arm's weight multiplied (DONTO_RECALL_ARM_WEIGHTS; 0 turns an arm off)."""
+        if not factors:
+            return self
+        return replace(self, weights={k: v * factors.get(k, 1.0) for k, v in self.weights.items()})
+
     def only(self, arms: list[str]) -> Recipe:
         return replace(
             self,

@@ -4,13 +4,14 @@ The steps, each in its own module: the arms (arms.py) rank turns, passages, sess
 concurrently; fusion (fusion.py, pure) merges their rankings by reciprocal rank with the weights
 of the question's recipe (recipes.py), then a turn gains from its session's full-text rank, from
 being said by someone the question names and from its session's other strong turns, and the ±1
-neighbours of the strongest turns join; rendering (render.py) makes the best `k` into items,
-trimmed to `max_tokens`. This module runs those steps in order and fetches what they need."""
+neighbours of the strongest turns join; an optional reranker (rerank.py) re-scores the top turns;
+rendering (render.py) makes the best `k` into items, trimmed to `max_tokens`. This module runs those
+steps in order and fetches what they need."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,7 @@ from app.recall.arms import ARM_NAMES, ARMS, run_arm
 from app.recall.fusion import Candidate
 from app.recall.recipes import route
 from app.recall.render import RecallItem, claim_item, trim_to_tokens, turn_item
+from app.recall.rerank import Reranker
 from app.temporal.scope import TimeScope
 from app.walk.service import POTENTIALLY_STALE, UNVERIFIED, WalkService
 
@@ -38,6 +40,8 @@ class RecallRequest:
     arms: tuple[str, ...] | None = None  # None: the routed recipe's arms and every step
     max_tokens: int | None = None
     include_provenance: bool = False
+    arm_weights: Mapping[str, float] | None = None  # None: DONTO_RECALL_ARM_WEIGHTS
+    rerank: bool = True  # False skips the reranking stage where one is configured
 
 
 @dataclass(frozen=True)
@@ -46,21 +50,42 @@ class RecallResult:
     took_ms: float
 
 
+def check_arm_weights(weights: Mapping[str, float]) -> dict[str, float]:
+    for name, weight in weights.items():
+        if name not in ARMS:
+            raise InvalidInput(f"unknown arm; arms are {', '.join(ARMS)}", field=f"arm_weights.{name}")
+        if weight < 0:
+            raise InvalidInput("an arm's weight is zero or more", field=f"arm_weights.{name}")
+    return dict(weights)
+
+
 def _can_find(needs: str | None, holds: dict[str, bool]) -> bool:
     """An arm that needs turns (or claims) finds nothing in a workspace without them."""
     return needs is None or holds[needs]
 
 
 class RecallService:
-    def __init__(self, graph: GraphClient, encoder: Encoder, walk: WalkService, claim_embeddings: ClaimEmbeddings):
+    def __init__(
+        self,
+        graph: GraphClient,
+        encoder: Encoder,
+        walk: WalkService,
+        claim_embeddings: ClaimEmbeddings,
+        arm_weights: Mapping[str, float] | None = None,
+        reranker: Reranker | None = None,
+    ):
         self.graph = graph
         self.encoder = encoder
         self.walk = walk
         self.claim_embeddings = claim_embeddings
+        self.arm_weights = check_arm_weights(arm_weights or {})
+        self.reranker = reranker
 
     def recall(self, workspace: str, request: RecallRequest) -> RecallResult:
         started = time.perf_counter()
-        recipe = route(request.query)
+        recipe = route(request.query).weighed(
+            self.arm_weights if request.arm_weights is None else check_arm_weights(request.arm_weights)
+        )
         if request.arms is not None:
             for i, name in enumerate(request.arms):
                 if name not in ARM_NAMES:
@@ -69,7 +94,8 @@ class RecallService:
         per_arm = max(recipe.per_arm, request.k)
 
         holds = self.graph.read_query("recall_workspace_holds", workspace=workspace)[0]
-        names = [name for name in recipe.weights if _can_find(ARMS[name].holds, holds)]
+        # An arm weighed to 0 is not run at all.
+        names = [name for name, weight in recipe.weights.items() if weight > 0 and _can_find(ARMS[name].holds, holds)]
         if "claim_vector" in names:
             self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
         vector = self.encoder.encode_query(request.query) if any(ARMS[a].uses_vector for a in names) else None
@@ -98,6 +124,10 @@ class RecallService:
             ranking = fusion.weigh_sessions(ranking, turns, recipe)
         if recipe.neighbours_of:
             ranking = fusion.add_neighbours(ranking, turns, recipe, candidates)
+        if self.reranker is not None and request.rerank:
+            top = [c.id for c in ranking[: self.reranker.depth] if c.kind == "turn" and c.id not in turns]
+            turns.update(self._turn_details(workspace, top))
+            ranking = self.reranker.rerank(request.query, ranking, turns)
 
         chosen = ranking[: request.k]
         turns.update(self._turn_details(workspace, [c.id for c in chosen if c.kind == "turn" and c.id not in turns]))
