@@ -27,6 +27,7 @@ from app.embedding.reembed import reembed
 from app.episodes.service import EpisodeService
 from app.explore.service import ExploreService
 from app.graph.client import GraphClient
+from app.identity.service import IdentityService
 from app.jobs.claim_embeddings import ClaimEmbeddings
 from app.jobs.extraction import ExtractionJobs
 from app.jobs.store import JobStore
@@ -57,6 +58,7 @@ class Memory:
         self.portability = PortabilityService(self.graph)  # donto export / import
         self.purges = PurgeService(self.graph)  # donto purge
         self.claims = ClaimService(self.graph)
+        self.identity = IdentityService(self.graph)  # SAME_AS links between entity keys
         self.predicates = PredicateService(self.graph)
         self.documents = DocumentService(self.graph)
         self.walk = WalkService(self.graph)
@@ -88,7 +90,14 @@ class Memory:
         )
         self.jobs = JobStore(self.graph, settings.llm.lease_s)
         self.memorize = MemorizeService(
-            self.graph, settings.llm, self.documents, self.claims, self.predicates, self.jobs, self.encoder
+            self.graph,
+            settings.llm,
+            self.documents,
+            self.claims,
+            self.predicates,
+            self.jobs,
+            self.encoder,
+            self.identity,
         )
 
         kinds: list[JobKind] = [self.claim_embeddings]

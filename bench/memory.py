@@ -86,7 +86,7 @@ def zipf_subjects(rng: np.random.Generator, n: int, subjects: int, skew: float) 
 
 def write_batch(graph: GraphClient, load: Callable[[ManagedTransaction], object]) -> None:
     def work(tx: ManagedTransaction) -> None:
-        next_transaction_time(graph, tx)
+        next_transaction_time(graph, tx, WORKSPACE)
         load(tx)
 
     graph.write(work, name="bench_memory_load", timeout_s=600)

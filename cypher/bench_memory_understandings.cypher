@@ -1,6 +1,6 @@
 // Benchmark bulk load (bench/memory.py, never donto itself): synthetic active understandings with
-// the properties and edges understanding_create and perspective_vectors_write make: ABOUT their
-// subjects, SOURCED_FROM observations, one random unit vector per perspective named.
+// the properties and edges understanding_create and perspective_vectors_write make: UNDERSTANDS
+// their subjects, SOURCED_FROM observations, one random unit vector per perspective named.
 // Parameters: $workspace, $model (embedding model name), $dimensions,
 //   $rows (list of {id, kind, text, summary, generation, session, createdAt, subjects (ids),
 //   sources (observation ids), perspectives (names)})
@@ -12,7 +12,7 @@ WITH u, row
 CALL (u, row) {
   UNWIND row.subjects AS sid
   MATCH (s:Subject {id: sid})
-  CREATE (u)-[:ABOUT]->(s)
+  CREATE (u)-[:UNDERSTANDS]->(s)
 }
 CALL (u, row) {
   UNWIND row.sources AS oid

@@ -1,36 +1,39 @@
 // The claims true at $valid_at as donto knew them at $known_at (an as-of read on both time axes),
-// optionally narrowed by subject, predicate and object; keyset-paginated by claim id.
+// optionally narrowed by subject, predicate and object; keyset-paginated by claim id. Subject and
+// object are lists of keys: one key, or an entity's identity set (entity_identity.cypher).
 // A claim is known at T when txFrom <= T < txTo (txTo absent = still known); it is valid at T
 // when validFrom <= T < validTo (an absent bound is open). With $include_retracted the
 // transaction-time upper bound is dropped: claims recorded by $known_at and retracted since
 // (or before) are listed too.
-// Parameters: $workspace, $subject, $predicate, $object (each null = any),
+// Parameters: $workspace, $subjects (list of keys), $predicate, $objects (list of keys) (each null = any),
 //             $valid_at, $known_at (datetimes), $include_retracted (boolean),
 //             $after (claim id of the previous page's last row, or null), $limit (integer)
 // Returns: claim (map of the claim's fields; not its embedding), one row per claim, ordered by id
 CALL () {
-  WITH 1 AS _ WHERE $subject IS NOT NULL
-  MATCH (c:Claim {workspace: $workspace, subject: $subject})
+  WITH 1 AS _ WHERE $subjects IS NOT NULL
+  UNWIND $subjects AS subject
+  MATCH (c:Claim {workspace: $workspace, subject: subject})
   WHERE c.predicate IS NOT NULL  // lets the planner seek the (workspace, subject, predicate) index by prefix
   RETURN c
   UNION
-  WITH 1 AS _ WHERE $subject IS NULL AND $object IS NOT NULL
-  MATCH (c:Claim {workspace: $workspace, object: $object})
+  WITH 1 AS _ WHERE $subjects IS NULL AND $objects IS NOT NULL
+  UNWIND $objects AS object
+  MATCH (c:Claim {workspace: $workspace, object: object})
   RETURN c
   UNION
-  WITH 1 AS _ WHERE $subject IS NULL AND $object IS NULL AND $predicate IS NOT NULL
+  WITH 1 AS _ WHERE $subjects IS NULL AND $objects IS NULL AND $predicate IS NOT NULL
   MATCH (c:Claim {workspace: $workspace, predicate: $predicate})
   RETURN c
   UNION
-  WITH 1 AS _ WHERE $subject IS NULL AND $object IS NULL AND $predicate IS NULL
+  WITH 1 AS _ WHERE $subjects IS NULL AND $objects IS NULL AND $predicate IS NULL
   MATCH (c:Claim {workspace: $workspace})
   WHERE c.id IS NOT NULL  // seeks the (workspace, id) index
   RETURN c
 }
 WITH c
-WHERE ($subject IS NULL OR c.subject = $subject)
+WHERE ($subjects IS NULL OR c.subject IN $subjects)
   AND ($predicate IS NULL OR c.predicate = $predicate)
-  AND ($object IS NULL OR c.object = $object)
+  AND ($objects IS NULL OR c.object IN $objects)
   AND ($after IS NULL OR c.id > $after)
   AND c.txFrom <= $known_at
   AND ($include_retracted OR c.txTo IS NULL OR c.txTo > $known_at)

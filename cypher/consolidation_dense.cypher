@@ -7,7 +7,7 @@ MATCH (a:Subject)<-[:ABOUT]-(o:Observation)-[:ABOUT]->(b:Subject)
 WHERE o.workspace = $workspace AND a.name < b.name
 WITH a, b, count(o) AS shared
 WHERE shared >= $min_shared
-  AND NOT EXISTS { MATCH (a)<-[:ABOUT]-(u:Understanding {kind: 'relationship'})-[:ABOUT]->(b)
+  AND NOT EXISTS { MATCH (a)<-[:UNDERSTANDS]-(u:Understanding {kind: 'relationship'})-[:UNDERSTANDS]->(b)
                    WHERE NOT (u)-[:SUPERSEDED_BY]->() }
   AND a.embedding IS NOT NULL AND b.embedding IS NOT NULL
 WITH a, b, shared, 2 * vector.similarity.cosine(a.embedding, b.embedding) - 1 AS similarity  // a cosine

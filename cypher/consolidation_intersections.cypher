@@ -9,7 +9,7 @@ WHERE a.name < b.name
 WITH a, b, count(o) AS newCount
 WITH a, b, newCount, COUNT { (a)<-[:ABOUT]-(:Observation)-[:ABOUT]->(b) } AS size
 OPTIONAL CALL (a, b) {
-  MATCH (a)<-[:ABOUT]-(u:Understanding {kind: 'relationship'})-[:ABOUT]->(b)
+  MATCH (a)<-[:UNDERSTANDS]-(u:Understanding {kind: 'relationship'})-[:UNDERSTANDS]->(b)
   WHERE NOT (u)-[:SUPERSEDED_BY]->()
   RETURN u ORDER BY u.createdAt DESC LIMIT 1
 }

@@ -2,8 +2,9 @@
 // the caller per predicate), dated, whether it holds at $valid_at, what superseded it (the premise
 // walk's rule: a later value of a cardinality-'one' predicate or alias, or a SUPERSEDES link) and
 // what contradicts it; and the claims that name the entity as their object. The supersession rule
-// is the one in claim_status.cypher; keep the two in step.
-// Parameters: $workspace, $key (entity key), $valid_at, $known_at (datetimes), $limit (integer)
+// is the one in claim_status.cypher; keep the two in step. $keys is the entity's key, or its
+// identity set (entity_identity.cypher): then the claims of every key in it.
+// Parameters: $workspace, $keys (list of entity keys), $valid_at, $known_at (datetimes), $limit (integer)
 // Returns: direction ('subject' | 'object'), id, subject, predicate, object, objectKind,
 //          objectDatatype, validFrom, validTo, confidence, current (valid at $valid_at and not
 //          superseded), supersededBy (ids of known claims valid at $valid_at), contradictedBy
@@ -12,7 +13,8 @@ CALL () {
   OPTIONAL MATCH (decl:Predicate {workspace: $workspace})
   RETURN collect(decl {.name, .aliases, .cardinality}) AS registry
 }
-MATCH (e:Entity {workspace: $workspace, key: $key})
+UNWIND $keys AS key
+MATCH (e:Entity {workspace: $workspace, key: key})
 CALL (e) {
   MATCH (c:Claim)-[:SUBJECT]->(e) RETURN 'subject' AS direction, c
   UNION

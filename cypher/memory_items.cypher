@@ -8,19 +8,19 @@
 UNWIND $ids AS id
 MATCH (n:Observation|Understanding {id: id})
 WHERE n.workspace = $workspace AND NOT (n)-[:SUPERSEDED_BY]->()
-  AND ALL(sid IN $subject_ids WHERE EXISTS { (n)-[:ABOUT]->(:Subject {id: sid}) })
+  AND ALL(sid IN $subject_ids WHERE EXISTS { (n)-[:ABOUT|UNDERSTANDS]->(:Subject {id: sid}) })
 WITH n, n:Understanding AS isUnderstanding
 RETURN n.id AS id, CASE WHEN isUnderstanding THEN 'understanding' ELSE 'observation' END AS source,
        n.kind AS kind, n.text AS text, n.summary AS summary, n.generation AS generation, n.createdAt AS createdAt,
        n.observedAt AS observedAt, n.sessionId AS sessionId, n.modelTier AS modelTier, n.confidence AS confidence,
-       COLLECT { MATCH (n)-[:ABOUT]->(s:Subject) RETURN s.name ORDER BY s.name } AS subjects,
+       COLLECT { MATCH (n)-[:ABOUT|UNDERSTANDS]->(s:Subject) RETURN s.name ORDER BY s.name } AS subjects,
        NOT isUnderstanding AND (
          EXISTS { (n)-[:RELATED_TO]->(u:Understanding) WHERE NOT (u)-[:SUPERSEDED_BY]->() }
          OR EXISTS { (u:Understanding)-[:SOURCED_FROM]->(n) WHERE NOT (u)-[:SUPERSEDED_BY]->() }
-         OR EXISTS { MATCH (n)-[:ABOUT]->(:Subject)<-[:ABOUT]-(u:Understanding)
+         OR EXISTS { MATCH (n)-[:ABOUT]->(:Subject)<-[:UNDERSTANDS]-(u:Understanding)
                      WHERE u.createdAt > n.createdAt AND NOT (u)-[:SUPERSEDED_BY]->()
-                       AND NOT EXISTS { MATCH (n)-[:ABOUT]->(s:Subject) WHERE NOT (u)-[:ABOUT]->(s) }
-                       AND NOT EXISTS { MATCH (u)-[:ABOUT]->(s:Subject) WHERE NOT (n)-[:ABOUT]->(s) } }
+                       AND NOT EXISTS { MATCH (n)-[:ABOUT]->(s:Subject) WHERE NOT (u)-[:UNDERSTANDS]->(s) }
+                       AND NOT EXISTS { MATCH (u)-[:UNDERSTANDS]->(s:Subject) WHERE NOT (n)-[:ABOUT]->(s) } }
        ) AS covered,
        COUNT { (:UtilitySignal {signal: 'useful'})-[:SIGNALS]->(n) } AS useful,
        COUNT { (:UtilitySignal {signal: 'questionable'})-[:SIGNALS]->(n) } AS questionable,

@@ -12,4 +12,4 @@ CALL () {
 WITH n ORDER BY n.id LIMIT $limit
 RETURN n.id AS id, head([l IN labels(n) WHERE l IN ['Observation', 'Understanding', 'Subject']]) AS label,
        n.workspace AS workspace, n.text AS text, n.summary AS summary, n.name AS name,
-       COLLECT { MATCH (n)-[:ABOUT]->(s:Subject) RETURN s.name ORDER BY s.name } AS subjects
+       COLLECT { MATCH (n)-[:ABOUT|UNDERSTANDS]->(s:Subject) RETURN s.name ORDER BY s.name } AS subjects

@@ -17,10 +17,10 @@ CALL () {
   MATCH (o:Observation {workspace: $workspace, generation: $generation})
   WHERE o.id IS NOT NULL AND NOT EXISTS { (o)-[:RELATED_TO]->(u:Understanding) WHERE NOT (u)-[:SUPERSEDED_BY]->() }
     AND NOT EXISTS { (u:Understanding)-[:SOURCED_FROM]->(o) WHERE NOT (u)-[:SUPERSEDED_BY]->() }
-    AND NOT EXISTS { MATCH (o)-[:ABOUT]->(:Subject)<-[:ABOUT]-(u:Understanding)
+    AND NOT EXISTS { MATCH (o)-[:ABOUT]->(:Subject)<-[:UNDERSTANDS]-(u:Understanding)
                      WHERE u.createdAt > o.createdAt AND NOT (u)-[:SUPERSEDED_BY]->()
-                       AND NOT EXISTS { MATCH (o)-[:ABOUT]->(s:Subject) WHERE NOT (u)-[:ABOUT]->(s) }
-                       AND NOT EXISTS { MATCH (u)-[:ABOUT]->(s:Subject) WHERE NOT (o)-[:ABOUT]->(s) } }
+                       AND NOT EXISTS { MATCH (o)-[:ABOUT]->(s:Subject) WHERE NOT (u)-[:UNDERSTANDS]->(s) }
+                       AND NOT EXISTS { MATCH (u)-[:UNDERSTANDS]->(s:Subject) WHERE NOT (o)-[:ABOUT]->(s) } }
   WITH o LIMIT $cap
   RETURN count(o) AS pending
 }
@@ -31,7 +31,7 @@ CALL () {
   RETURN collect(DISTINCT s.name) AS newObservations
 }
 CALL () {
-  MATCH (u:Understanding)-[:ABOUT]->(s:Subject)
+  MATCH (u:Understanding)-[:UNDERSTANDS]->(s:Subject)
   WHERE u.workspace = $workspace AND u.kind IS NOT NULL AND ($since IS NULL OR u.createdAt > $since)
   RETURN collect(DISTINCT s.name) AS newUnderstandings
 }

@@ -1,12 +1,16 @@
 // donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
-// schema-version: 5
+// schema-version: 6
 // Every statement is IF [NOT] EXISTS or MERGE, so applying twice changes nothing.
 // Version 2 added the session and speaker-aware full-text indexes: a graph written under version 1
 // gets the texts they read from `donto reembed`. Version 3 added the job queue (:Job, :JobPass);
 // version 4 key lifecycle and use (:ApiKey ids, :KeyUsage), purge records and workspace indexes
 // for export and purge (additions only: a version 3 graph needs nothing but this file). Version 5
 // the agent's curated memory: understandings, perspectives and their vectors, memory sessions,
-// utility signals, events (additions only).
+// utility signals, events (additions only). Version 6 gives understandings their own relationship
+// to their subjects, (:Understanding)-[:UNDERSTANDS]->(:Subject), instead of the ABOUT they shared
+// with observations (so reading a subject's observations no longer walks its understandings, nor the
+// other way round); applying it moves a version 5 graph's edges over, in batches
+// (schema_understands_migrate, run by GraphClient.apply_schema until none is left).
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
@@ -20,6 +24,12 @@ CREATE INDEX claim_workspace_id IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.i
 
 // Entities: subjects and entity objects of claims, one node per key and workspace.
 CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.workspace, e.key) IS UNIQUE;
+// Entity identity (app/identity, additions only): keys that denote the same thing are linked,
+// (:Entity)-[:SAME_AS {id, reason, method, score, txFrom, txTo, recordedBy}]->(:Entity), never
+// merged; a link is found by its id, and an entity by its fold (its key without accents or
+// punctuation), which extraction compares to propose links.
+CREATE INDEX same_as_id IF NOT EXISTS FOR ()-[r:SAME_AS]-() ON (r.id);
+CREATE INDEX entity_fold IF NOT EXISTS FOR (e:Entity) ON (e.workspace, e.fold);
 
 // The predicate registry (cardinality 'one' | 'many', aliases).
 CREATE CONSTRAINT predicate_name IF NOT EXISTS FOR (p:Predicate) REQUIRE (p.workspace, p.name) IS UNIQUE;
@@ -39,9 +49,13 @@ CREATE INDEX api_key_created IF NOT EXISTS FOR (k:ApiKey) ON (k.createdAt);
 CREATE CONSTRAINT key_usage_day IF NOT EXISTS FOR (u:KeyUsage) REQUIRE (u.keyId, u.workspace, u.day) IS UNIQUE;
 CREATE INDEX key_usage_key IF NOT EXISTS FOR (u:KeyUsage) ON (u.keyId);
 
-// The transaction-time clock: one node, locked by every write (see transaction_time_next.cypher).
+// The transaction-time clocks: one node per workspace, locked by every write of that workspace
+// (see transaction_time_next.cypher). The named one ('donto', the single clock of graphs written
+// before) only seeds a workspace clock that is new on an old graph, so times never go backwards.
 CREATE CONSTRAINT transaction_clock_name IF NOT EXISTS FOR (t:TransactionClock) REQUIRE t.name IS UNIQUE;
 MERGE (:TransactionClock {name: 'donto'});
+// Added with the per-workspace clocks: one clock per workspace, so concurrent MERGEs make one node.
+CREATE CONSTRAINT transaction_clock_workspace IF NOT EXISTS FOR (t:TransactionClock) REQUIRE t.workspace IS UNIQUE;
 
 CREATE CONSTRAINT schema_name IF NOT EXISTS FOR (s:DontoSchema) REQUIRE s.name IS UNIQUE;
 
@@ -119,7 +133,8 @@ CREATE INDEX observation_session IF NOT EXISTS FOR (o:Observation) ON (o.workspa
 CREATE INDEX merged_subject_workspace IF NOT EXISTS FOR (s:MergedSubject) ON (s.workspace);
 // It keeps its id too, which an import checks is free (ids_taken).
 CREATE INDEX merged_subject_id IF NOT EXISTS FOR (s:MergedSubject) ON (s.id);
-// Understandings: consolidated, revisable views ABOUT subjects; a revision is a new node and a
+// Understandings: consolidated, revisable views of subjects, (:Understanding)-[:UNDERSTANDS]->(:Subject)
+// (a type of its own: see version 6 above); a revision is a new node and a
 // SUPERSEDED_BY edge, so (:Understanding) WHERE NOT (u)-[:SUPERSEDED_BY]->() is the active surface.
 CREATE CONSTRAINT understanding_id IF NOT EXISTS FOR (u:Understanding) REQUIRE u.id IS UNIQUE;
 CREATE INDEX understanding_workspace_kind IF NOT EXISTS FOR (u:Understanding) ON (u.workspace, u.kind);

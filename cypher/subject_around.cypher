@@ -5,13 +5,13 @@
 // Parameters: $workspace, $subject_id, $limit
 // Returns: id, name, summary, intersection (count), similarity (float or null), understandingId, understandingSummary
 MATCH (s:Subject {id: $subject_id}) WHERE s.workspace = $workspace
-MATCH (s)<-[:ABOUT]-(n:Observation|Understanding)-[:ABOUT]->(other:Subject)
+MATCH (s)<-[:ABOUT|UNDERSTANDS]-(n:Observation|Understanding)-[:ABOUT|UNDERSTANDS]->(other:Subject)
 WHERE other <> s AND NOT (n)-[:SUPERSEDED_BY]->()
 WITH s, other, count(DISTINCT n) AS intersection
 ORDER BY intersection DESC, other.name
 LIMIT $limit
 OPTIONAL CALL (s, other) {
-  MATCH (s)<-[:ABOUT]-(u:Understanding {kind: 'relationship'})-[:ABOUT]->(other)
+  MATCH (s)<-[:UNDERSTANDS]-(u:Understanding {kind: 'relationship'})-[:UNDERSTANDS]->(other)
   WHERE NOT (u)-[:SUPERSEDED_BY]->()
   RETURN u ORDER BY u.createdAt DESC LIMIT 1
 }

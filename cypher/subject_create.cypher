@@ -12,4 +12,4 @@ MERGE (s:Subject {workspace: $workspace, name: $name})
 WITH s, s.id = $id AS created
 RETURN s.id AS id, s.name AS name, s.summary AS summary, s.tags AS tags, coalesce(s.aliases, []) AS aliases,
        s.createdAt AS createdAt, coalesce(s.updatedAt, s.createdAt) AS updatedAt, s.version AS version,
-       COUNT { (:Observation)-[:ABOUT]->(s) } AS observations, created
+       COUNT { (s)<-[:ABOUT]-() } AS observations, created

@@ -7,4 +7,4 @@ SET s.summary = $summary, s.tags = $tags, s.aliases = $aliases, s.aliasKeys = $a
     s.embedding = $embedding, s.embeddingModel = $model, s.updatedAt = $recorded_at, s.version = s.version + 1
 RETURN s.id AS id, s.name AS name, s.summary AS summary, s.tags AS tags, s.aliases AS aliases,
        s.createdAt AS createdAt, s.updatedAt AS updatedAt, s.version AS version,
-       COUNT { (:Observation)-[:ABOUT]->(s) } AS observations
+       COUNT { (s)<-[:ABOUT]-() } AS observations

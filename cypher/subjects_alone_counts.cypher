@@ -14,6 +14,6 @@ CALL (s) {
   OPTIONAL MATCH (small)<-[:ABOUT]-(o:Observation) WHERE EXISTS { (o)-[:ABOUT]->(big) }
   RETURN count(DISTINCT o) AS shared
 }
-WITH i, s, shared, COUNT { (o:Observation)-[:ABOUT]->(s) } AS total
+WITH i, s, shared, COUNT { (s)<-[:ABOUT]-() } AS total
 RETURN s.id AS id, s.name AS name, total, total - shared AS alone
 ORDER BY i

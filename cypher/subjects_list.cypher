@@ -5,6 +5,6 @@ MATCH (s:Subject)
 WHERE s.workspace = $workspace
 RETURN s.id AS id, s.name AS name, s.summary AS summary, s.tags AS tags, coalesce(s.aliases, []) AS aliases,
        s.createdAt AS createdAt, coalesce(s.updatedAt, s.createdAt) AS updatedAt, s.version AS version,
-       COUNT { (:Observation)-[:ABOUT]->(s) } AS observations
+       COUNT { (s)<-[:ABOUT]-() } AS observations
 ORDER BY name
 LIMIT $limit

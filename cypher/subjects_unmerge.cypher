@@ -1,11 +1,11 @@
-// Undoes a merge: removes the ABOUT edges it added, takes the duplicate's names back from the
+// Undoes a merge: removes the ABOUT and UNDERSTANDS edges it added, takes the duplicate's names back from the
 // primary, and makes the duplicate a (:Subject) again (the service has checked its name is free).
 // Parameters: $workspace, $merge_id, $recorded_at (datetime)
 // Returns: removed (edges), primary, duplicate (names)
 MATCH (d:MergedSubject {mergeId: $merge_id})-[m:MERGED_INTO]->(p:Subject)
 WHERE d.workspace = $workspace
 CALL (p) {
-  MATCH (:Observation|Understanding)-[e:ABOUT {mergeId: $merge_id}]->(p)
+  MATCH (:Observation|Understanding)-[e:ABOUT|UNDERSTANDS {mergeId: $merge_id}]->(p)
   DELETE e
   RETURN count(e) AS removed
 }

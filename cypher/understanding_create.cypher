@@ -1,4 +1,4 @@
-// Writes an understanding ABOUT subjects, SOURCED_FROM the observations it synthesizes, and makes
+// Writes an understanding that UNDERSTANDS subjects, SOURCED_FROM the observations it synthesizes, and makes
 // the understandings it revises point to it by SUPERSEDED_BY (the service has checked that each is
 // still active: a revision of a revision already made is a 409).
 // Parameters: $workspace, $id, $kind, $text, $summary, $generation, $session, $model_tier,
@@ -10,7 +10,7 @@ WITH u
 CALL (u) {
   UNWIND $subject_ids AS sid
   MATCH (s:Subject {id: sid}) WHERE s.workspace = $workspace
-  MERGE (u)-[:ABOUT]->(s)
+  MERGE (u)-[:UNDERSTANDS]->(s)
 }
 CALL (u) {
   UNWIND $source_ids AS oid
@@ -24,4 +24,4 @@ CALL (u) {
 }
 RETURN u.id AS id, u.kind AS kind, u.text AS text, u.summary AS summary, u.generation AS generation,
        u.createdAt AS createdAt, u.sessionId AS sessionId, u.modelTier AS modelTier,
-       COLLECT { MATCH (u)-[:ABOUT]->(s:Subject) RETURN s.name ORDER BY s.name } AS subjects
+       COLLECT { MATCH (u)-[:UNDERSTANDS]->(s:Subject) RETURN s.name ORDER BY s.name } AS subjects

@@ -5,5 +5,5 @@
 // Returns: id
 MATCH (u:Understanding {workspace: $workspace, kind: $kind})
 WHERE NOT (u)-[:SUPERSEDED_BY]->()
-  AND ($subject_id IS NULL OR EXISTS { (u)-[:ABOUT]->(:Subject {id: $subject_id}) })
+  AND ($subject_id IS NULL OR EXISTS { (u)-[:UNDERSTANDS]->(:Subject {id: $subject_id}) })
 RETURN u.id AS id

@@ -3,11 +3,12 @@
 // Parameters: $relationships: list of {start, end (element ids), type, properties (map),
 //             temporal: list of [key, type, text]}
 // Returns: created (count), latest (the latest transaction time the relationships carry, as `at`
-//          (SUPERSEDED_BY, SURFACED, MERGED_INTO); null if none)
+//          (SUPERSEDED_BY, SURFACED, MERGED_INTO) or txFrom and txTo (SAME_AS); null if none)
 UNWIND $relationships AS row
 MATCH (a) WHERE elementId(a) = row.start
 MATCH (b) WHERE elementId(b) = row.end
-CREATE (a)-[r:$(row.type)]->(b)
+// a file exported before schema version 6 has understandings ABOUT their subjects: they UNDERSTAND them now
+CREATE (a)-[r:$(CASE WHEN row.type = 'ABOUT' AND a:Understanding THEN 'UNDERSTANDS' ELSE row.type END)]->(b)
 SET r = row.properties
 FOREACH (t IN row.temporal |
   SET r[t[0]] = CASE t[1]
@@ -19,4 +20,6 @@ FOREACH (t IN row.temporal |
     WHEN 'DURATION' THEN duration(t[2])
   END
 )
-RETURN count(r) AS created, max(CASE WHEN r.at IS :: ZONED DATETIME THEN r.at END) AS latest
+WITH r, [t IN [r.at, r.txFrom, r.txTo] WHERE t IS :: ZONED DATETIME] AS times
+UNWIND (CASE WHEN times = [] THEN [null] ELSE times END) AS time
+RETURN count(DISTINCT r) AS created, max(time) AS latest

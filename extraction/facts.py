@@ -21,6 +21,11 @@ from typing import Any
 SEPARATOR = "\u241f"
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:boolean", "xsd:date", "xsd:dateTime")
 MODALITIES = ("asserted", "negated", "possible", "planned", "reported", "hypothetical")
+# Predicates by which a model says two names denote one thing (the prompt asks for same_as; seed
+# 003's lane wrote likelySameAs): memorize links the two keys (SAME_AS) besides keeping the claim.
+IDENTITY_PREDICATES = frozenset(
+    {"same_as", "is_same_as", "likely_same_as", "also_known_as", "aka", "a.k.a", "alias", "alias_of", "is_alias_of"}
+)
 
 
 @dataclass

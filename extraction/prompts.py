@@ -20,6 +20,7 @@ For every fact quote the exact words of the text it rests on, copied character f
 A fact you infer rather than read gets "hyp": true, a lower confidence, and "from": the ids of the
 facts it follows from.
 Mark what the text only says might, will, or did not happen with "mod": possible, planned or negated.
+When the text gives two names for one person or thing, say so: subject one name, "p": "same_as", object the other.
 Never invent a quote. Never repeat a fact."""
 
 # The example facts of the format. Small models copy examples into their answers: a fact equal to

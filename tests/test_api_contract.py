@@ -77,6 +77,7 @@ def seeded(client, memory):
     )["claims"]
     [derived] = api.write(claim(ada, "worked_on", "analytical engine", derived_from=[premise["id"]]))["claims"]
     job, _ = memory.jobs.create(WORKSPACE, "extract", {"mode": "single"}, "single", "document", document, 1)
+    link = api.post("/v1/identity/links", json={"a": ada, "b": babbage, "reason": "contract"}).json()["id"]
     subject = api.post("/v1/subjects", json={"name": "people/ada"}).json()["id"]  # a name with '/' goes in the path
     understanding = api.post(
         "/v1/understandings", json={"subject_names": ["people/ada"], "text": "A mathematician.", "summary": "Ada"}
@@ -87,6 +88,7 @@ def seeded(client, memory):
         key=[ada, babbage],
         name=["https://schema.org/colleague"],
         job_id=[job],
+        link_id=[link],
         understanding_id=[understanding],
     )
 

@@ -130,6 +130,10 @@ def populate(api: Api, llm: ScriptedLLM | None = None) -> dict[str, Any]:
     )
     retracted = api.post(f"/v1/claims/{employees}/retract", json={"reason": "wrong year"})
     assert retracted.status_code == 200
+    for other in ("zebraquux", "jane"):  # identity: one link kept, one retracted
+        linked = api.post("/v1/identity/links", json={"a": "analyst", "b": other, "reason": "one firm", "score": 0.8})
+        assert linked.status_code == 201, linked.text
+    assert api.post(f"/v1/identity/links/{linked.json()['id']}/retract").status_code == 200
     episode = api.post(
         "/v1/episodes",
         json={
@@ -260,6 +264,9 @@ def reads(api: Api, facts: dict[str, Any]) -> dict[str, Any]:
         "list_apple_2020": get("/v1/claims", subject="apple", valid_at="2020-01-01", known_at=facts["known_after"]),
         "profile": unordered(get("/v1/entities/apple/profile", **now)),
         "paths": get("/v1/entities/jane/paths", to="tim-cook", max_hops=3),
+        "identity": get("/v1/entities/analyst/identity", **now),
+        "identity_past": get("/v1/entities/analyst/identity", known_at=facts["known_before_retraction"]),
+        "list_analyst_identity": get("/v1/claims", subject="analyst", identity="true", **now),
         "jobs": [get(f"/v1/jobs/{j}") for j in facts["jobs"]] + [get(f"/v1/jobs/{j}/raw") for j in facts["jobs"]],
         "settings": {k: v for k, v in get("/v1/workspace").items() if k != "workspace"},
         "predicates": get("/v1/predicates"),
@@ -538,8 +545,10 @@ def test_a_purged_workspace_cannot_be_recalled_listed_fetched_walked_or_found_in
     left = memory.graph.read(
         lambda tx: tx.run("MATCH (n) WHERE n.workspace = $w RETURN labels(n) AS labels", w=workspace).value()
     )
-    # Only the audit record, and the counts of key use (access, not memory: kept, like the keys).
-    assert ["Purge"] in left and {label for labels in left for label in labels} <= {"Purge", "KeyUsage"}
+    # Only the audit record, the counts of key use (access, not memory: kept, like the keys) and the
+    # workspace's transaction clock (kept, so times after the purge stay later than before it).
+    assert ["Purge"] in left
+    assert {label for labels in left for label in labels} <= {"Purge", "KeyUsage", "TransactionClock"}
     # The other workspace, the same texts and all, is untouched: its export is the same bytes.
     assert export(memory, other.workspace).splitlines()[1:] == other_before.splitlines()[1:]
 

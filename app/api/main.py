@@ -18,6 +18,7 @@ from app.api.routers import (
     episodes,
     explore,
     health,
+    identity,
     jobs,
     memorize,
     memory,
@@ -34,7 +35,7 @@ from app.settings import APP_VERSION, Settings, load_settings
 
 ROUTERS = (
     *(health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs, workspaces, subjects),
-    *(understandings, memory),
+    *(understandings, memory, identity),
     analyst,
 )
 

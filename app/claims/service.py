@@ -6,6 +6,7 @@ import base64
 import binascii
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -37,39 +38,55 @@ class ClaimService:
 
     def write(self, workspace: str, claims: Sequence[NewClaim]) -> WriteResult:
         """One transaction for the whole batch: every reference is checked first, and any bad
-        item rejects the batch with nothing written."""
+        item rejects the batch with nothing written. Only what the batch has is written: links
+        and evidence are statements of their own, run when some new claim carries them."""
         first_by_key: dict[str, int] = {}
         for index, claim in enumerate(claims):
             first_by_key.setdefault(claim.content_key, index)
         referenced = sorted({i for c in claims for link in LINKS for i in getattr(c, link)})
         documents = sorted({e.document_id for c in claims for e in c.evidence})
         # Sources are immutable revisions, so spans are cut before the write transaction.
-        texts = {
-            r["id"]: r["text"] for r in self.graph.read_query("documents_text", workspace=workspace, ids=documents)
-        }
+        texts = (
+            {r["id"]: r["text"] for r in self.graph.read_query("documents_text", workspace=workspace, ids=documents)}
+            if documents
+            else {}
+        )
         rows = [
             _row(index, claim, texts) for index, claim in enumerate(claims) if first_by_key[claim.content_key] == index
         ]
 
-        def work(tx: ManagedTransaction) -> tuple[datetime, dict[int, dict[str, Any]]]:
-            recorded_at = next_transaction_time(self.graph, tx)
-            known = {r["id"] for r in self.graph.run(tx, "claims_existing", workspace=workspace, ids=referenced)}
-            for row in rows:
-                _check_links(row, known)
-            written = self.graph.run(tx, "claims_write", workspace=workspace, recorded_at=recorded_at, claims=rows)
-            return recorded_at, {r["index"]: r for r in written}
+        def work(tx: ManagedTransaction) -> tuple[datetime, dict[str, str]]:
+            # The workspace clock's lock also keeps claims_live's answer true until this commits.
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
+            if referenced:
+                known = {r["id"] for r in self.graph.run(tx, "claims_existing", workspace=workspace, ids=referenced)}
+                for row in rows:
+                    _check_links(row, known)
+            keys = [row.node["contentKey"] for row in rows]
+            live = {r["contentKey"]: r["id"] for r in self.graph.run(tx, "claims_live", workspace=workspace, keys=keys)}
+            new = [row for row in rows if row.node["contentKey"] not in live]
+            if new:
+                nodes = [row.node for row in new]
+                self.graph.run(tx, "claims_write", workspace=workspace, recorded_at=recorded_at, claims=nodes)
+            if links := [link for row in new for link in row.links]:
+                self.graph.run(tx, "claims_link", workspace=workspace, links=links)
+            if evidence := [ev for row in new for ev in row.evidence]:
+                self.graph.run(tx, "claims_evidence", workspace=workspace, evidence=evidence)
+            return recorded_at, live
 
-        recorded_at, written = self.graph.write(work, name="claims_write")
+        recorded_at, live = self.graph.write(work, name="claims_write")
+        ids = {row.node["contentKey"]: row.node["id"] for row in rows}
         outcomes = []
         for index, claim in enumerate(claims):
-            first = first_by_key[claim.content_key]
-            row = written[first]
-            outcomes.append(WriteOutcome(id=row["id"], created=row["created"] and first == index))
+            key = claim.content_key
+            outcomes.append(
+                WriteOutcome(id=live.get(key, ids[key]), created=key not in live and first_by_key[key] == index)
+            )
         return WriteResult(recorded_at=recorded_at, claims=outcomes)
 
     def retract(self, workspace: str, claim_id: str, reason: str | None) -> datetime:
         def work(tx):
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             return self.graph.run(
                 tx, "claim_retract", workspace=workspace, id=claim_id, recorded_at=recorded_at, reason=reason
             )
@@ -114,21 +131,22 @@ class ClaimService:
         self,
         workspace: str,
         *,
-        subject: str | None = None,
+        subject: str | Sequence[str] | None = None,
         predicate: str | None = None,
-        object: str | None = None,
+        object: str | Sequence[str] | None = None,
         scope: TimeScope,
         include_retracted: bool = False,
         limit: int = 100,
         cursor: str | None = None,
     ) -> tuple[list[Claim], str | None]:
-        """Claims valid at scope.valid_at as recorded by scope.known_at, in id order from `cursor`."""
+        """Claims valid at scope.valid_at as recorded by scope.known_at, in id order from `cursor`.
+        A subject or object given as several keys (an identity set) matches any of them."""
         rows = self.graph.read_query(
             "claims_as_of",
             workspace=workspace,
-            subject=subject,
+            subjects=_keys(subject),
             predicate=predicate,
-            object=object,
+            objects=_keys(object),
             **scope.params(),
             include_retracted=include_retracted,
             after=decode_cursor(cursor),
@@ -139,13 +157,15 @@ class ClaimService:
         return claims, next_cursor
 
 
-def _check_links(row: dict[str, Any], known: set[str]) -> None:
-    for link, key in zip(LINKS, ("derivedFrom", "supports", "contradicts", "supersedes")):
-        for j, target in enumerate(row[key]):
+def _keys(keys: str | Sequence[str] | None) -> list[str] | None:
+    return None if keys is None else [keys] if isinstance(keys, str) else list(keys)
+
+
+def _check_links(row: _Row, known: set[str]) -> None:
+    for link in LINKS:
+        for j, target in enumerate(getattr(row.claim, link)):
             if target not in known:
-                raise InvalidInput(
-                    f"no claim {target!r} in this workspace", field=f"claims[{row['index']}].{link}[{j}]"
-                )
+                raise InvalidInput(f"no claim {target!r} in this workspace", field=f"claims[{row.index}].{link}[{j}]")
 
 
 def claim_text(subject: str, predicate: str, obj: str, quotes: list[str]) -> str:
@@ -155,7 +175,20 @@ def claim_text(subject: str, predicate: str, obj: str, quotes: list[str]) -> str
     return line + "".join(f' — "{q}"' for q in quotes)
 
 
-def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Row:
+    """One claim of a batch as the write sends it: the node's properties (only those it has: the
+    driver packs every key of every row), and its links and evidence if it is new."""
+
+    index: int
+    claim: NewClaim
+    node: dict[str, Any]
+    links: list[dict[str, str]]
+    evidence: list[dict[str, Any]]
+
+
+def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> _Row:
+    claim_id = uuid7()
     evidence: list[dict[str, Any]] = []
     for j, ev in enumerate(claim.evidence):
         text = texts.get(ev.document_id)
@@ -171,6 +204,7 @@ def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> dict[str, Any]:
         span_key = SEPARATOR.join((ev.document_id, str(ev.start), str(ev.end)))
         evidence.append(
             {
+                "claimId": claim_id,
                 "spanId": hashlib.sha256(span_key.encode()).hexdigest(),
                 "documentId": ev.document_id,
                 "start": ev.start,
@@ -179,9 +213,8 @@ def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> dict[str, Any]:
             }
         )
     literal = claim.object_literal
-    return {
-        "index": index,
-        "id": uuid7(),
+    node = {
+        "id": claim_id,
         "contentKey": claim.content_key,
         "subject": claim.subject,
         "predicate": claim.predicate,
@@ -191,15 +224,15 @@ def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> dict[str, Any]:
         "objectDatatype": literal.datatype if literal else None,
         "context": claim.context,
         "confidence": claim.confidence,
-        "validFrom": claim.valid_from,
-        "validTo": claim.valid_to,
-        "derivedFrom": list(claim.derived_from),
-        "supports": list(claim.supports),
-        "contradicts": list(claim.contradicts),
-        "supersedes": list(claim.supersedes),
-        "evidence": evidence,
+        # As text (claims_write reads it with datetime()): the driver packs a datetime in slow Python.
+        "validFrom": claim.valid_from.isoformat() if claim.valid_from else None,
+        "validTo": claim.valid_to.isoformat() if claim.valid_to else None,
         "text": claim_text(claim.subject, claim.predicate, claim.object_text, [e["text"] for e in evidence]),
     }
+    links = [
+        {"from": claim_id, "to": target, "type": link.upper()} for link in LINKS for target in getattr(claim, link)
+    ]
+    return _Row(index, claim, {k: v for k, v in node.items() if v is not None}, links, evidence)
 
 
 def claim_from_node(props: dict[str, Any]) -> Claim:

@@ -35,7 +35,7 @@ class DocumentService:
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
 
         def work(tx: ManagedTransaction) -> DocumentRevision:
-            recorded_at = next_transaction_time(self.graph, tx)  # also serialises revision numbering
+            recorded_at = next_transaction_time(self.graph, tx, workspace)  # also serialises revision numbering
             latest = self.graph.run(
                 tx, "document_latest_revision", workspace=workspace, external_id=external_id, sha256=sha
             )

@@ -130,7 +130,7 @@ class EpisodeService:
         def work(tx: ManagedTransaction) -> tuple[datetime, str, dict[str, dict]]:
             # The clock lock (next_transaction_time) serialises writers, so the session read here
             # is the one this write extends: if its last turn moved since the plan, plan again.
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             now = self.graph.run(
                 tx, "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
             )

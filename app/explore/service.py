@@ -80,6 +80,7 @@ class EntityProfile:
     known_at: str
     predicates: list[PredicateGroup]  # claims with the entity as subject, grouped by predicate
     mentioned_in: list[ProfileFact]  # claims with the entity as object
+    identity: list[str] | None = None  # the keys read, when the profile takes in the identity set
 
 
 class ExploreService:
@@ -130,10 +131,14 @@ class ExploreService:
             relationships=[GraphRelationship(t, s, e) for t, s, e in sorted(relationships)],
         )
 
-    def profile(self, workspace: str, key: str, scope: TimeScope, limit: int = 1000) -> EntityProfile:
+    def profile(
+        self, workspace: str, key: str, scope: TimeScope, limit: int = 1000, identity: list[str] | None = None
+    ) -> EntityProfile:
         """Seed 000's dossier: what donto holds about one entity, grouped by predicate, dated,
-        contradictions shown side by side (never resolved), plus where the entity is the object."""
-        rows = self.graph.read_query("entity_profile", workspace=workspace, key=key, limit=limit, **scope.params())
+        contradictions shown side by side (never resolved), plus where the entity is the object.
+        Given its `identity` set (IdentityService.keys), the claims of every key in it."""
+        keys = identity or [key]
+        rows = self.graph.read_query("entity_profile", workspace=workspace, keys=keys, limit=limit, **scope.params())
         if not rows and not self.graph.read_query("entity_exists", workspace=workspace, key=key):
             raise NotFound(f"no entity {key!r} in this workspace", field="key")
         groups: dict[str, list[ProfileFact]] = {}
@@ -162,4 +167,5 @@ class ExploreService:
             known_at=iso(scope.known_at) or "",
             predicates=[PredicateGroup(p, facts) for p, facts in groups.items()],
             mentioned_in=mentioned_in,
+            identity=identity,
         )

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SCHEMA_TIMEOUT_S = 600.0  # awaiting index population on a large graph outlasts the query timeout
+MIGRATION_BATCH = 10_000  # edges a schema migration moves per transaction
 VECTOR_INDEXES = (
     "turn_embedding",
     "turn_context_embedding",
@@ -135,6 +136,9 @@ class GraphClient:
             self.write(
                 lambda tx, text=statement: tx.run(text, params).consume(), name="schema", timeout_s=SCHEMA_TIMEOUT_S
             )
+        # Version 6's migration, a batch per transaction until none is left (see the query's header).
+        while self.write_query("schema_understands_migrate", batch=MIGRATION_BATCH)[0]["migrated"]:
+            pass
         held = {
             r["name"]: r["dimensions"] for r in self.read_query("vector_index_dimensions", names=list(VECTOR_INDEXES))
         }
@@ -154,7 +158,8 @@ class GraphClient:
         return version
 
 
-def next_transaction_time(graph: GraphClient, tx: ManagedTransaction) -> datetime:
-    """Lock the transaction clock and take this write's transaction time (see the query's header).
-    Every write transaction calls this first."""
-    return to_native(graph.run(tx, "transaction_time_next")[0]["recorded_at"])
+def next_transaction_time(graph: GraphClient, tx: ManagedTransaction, workspace: str) -> datetime:
+    """Lock the workspace's transaction clock and take this write's transaction time (see the
+    query's header): strictly increasing within the workspace, and writers of one workspace
+    serialise here while other workspaces' go on. Every write transaction calls this first."""
+    return to_native(graph.run(tx, "transaction_time_next", workspace=workspace)[0]["recorded_at"])

@@ -74,6 +74,7 @@ SUMMARY_KEYS = (
     "anchored",
     "unanchored",
     "premises",
+    "identityLinks",
     "promptTokens",
     "completionTokens",
     "tokensEstimated",

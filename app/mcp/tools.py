@@ -21,6 +21,7 @@ from app.api.schemas.claims import MAX_BATCH, ClaimIn, ClaimOut, ClaimPage, Clai
 from app.api.schemas.common import Id, Instant, Key
 from app.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
 from app.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
+from app.api.schemas.identity import IdentityOut, SameAsOut
 from app.api.schemas.recall import ProvenanceOut, RecallIn, RecallItemOut, RecallOut
 from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from app.explore.service import MAX_HOPS
@@ -56,6 +57,9 @@ KnownAt = Annotated[
 ]
 ClaimId = Annotated[Id, Field(description="a claim id, as write_claims or a read returned it")]
 EntityKey = Annotated[Key, Field(description="an entity key, as used in claims' subject or object, e.g. 'apple'")]
+WithIdentity = Annotated[
+    bool, Field(description="also the claims of every key linked to it as the same thing (link_entities)")
+]
 
 
 class DontoMCP(MCPServer):
@@ -111,21 +115,26 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         include_retracted: Annotated[bool, Field(description="also claims withdrawn as wrong")] = False,
         limit: Annotated[int, Field(ge=1, description="claims per page")] = 50,
         cursor: Annotated[str | None, Field(max_length=512, description="next_cursor of the previous page")] = None,
+        identity: WithIdentity = False,
     ) -> Annotated[CallToolResult, ClaimPage]:
         """Find remembered claims by subject, predicate or object, as true at valid_at as known at known_at."""
         if limit > memory.settings.api.max_page:
             raise errors.InvalidInput(f"limit is at most {memory.settings.api.max_page}", field="limit")
+        workspace, scope = workspace_of(ctx), TimeScope.resolve(valid_at, known_at)
+        # with identity, each key as its identity set; a claim keeps the key it was recorded under
+        sets = memory.identity.sets(workspace, scope.known_at, subject=subject, object=object) if identity else {}
         claims, next_cursor = memory.claims.list_as_of(
-            workspace_of(ctx),
-            subject=subject,
+            workspace,
+            subject=sets.get("subject", subject),
             predicate=predicate,
-            object=object,
-            scope=TimeScope.resolve(valid_at, known_at),
+            object=sets.get("object", object),
+            scope=scope,
             include_retracted=include_retracted,
             limit=limit,
             cursor=cursor,
         )
-        return _result(ClaimPage(claims=[ClaimOut.from_domain(c) for c in claims], next_cursor=next_cursor))
+        page = ClaimPage(claims=[ClaimOut.from_domain(c) for c in claims], next_cursor=next_cursor)
+        return _result(page.model_copy(update={"identity": sets}) if identity else page)
 
     @server.tool(annotations=READS)
     def get_claim(id: ClaimId, ctx: Context) -> Annotated[CallToolResult, ClaimOut]:
@@ -231,10 +240,35 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         valid_at: ValidAt = None,
         known_at: KnownAt = None,
         limit: Annotated[int, Field(ge=1, le=5000, description="claims at most")] = 200,
+        identity: WithIdentity = False,
     ) -> Annotated[CallToolResult, EntityProfileOut]:
         """Everything memory holds about one entity, by predicate: current and replaced values, contradictions."""
-        profile = memory.explore.profile(workspace_of(ctx), key, TimeScope.resolve(valid_at, known_at), limit)
-        return _result(EntityProfileOut.model_validate(profile))
+        workspace, scope = workspace_of(ctx), TimeScope.resolve(valid_at, known_at)
+        keys = memory.identity.keys(workspace, key, scope.known_at) if identity else None
+        return _result(EntityProfileOut.model_validate(memory.explore.profile(workspace, key, scope, limit, keys)))
+
+    @server.tool(annotations=WRITES)
+    def link_entities(
+        a: EntityKey,
+        b: Annotated[Key, Field(description="another entity key that names the same person or thing")],
+        reason: Annotated[str, Field(min_length=1, max_length=2000, pattern=r"\S", description="why they are one")],
+        ctx: Context,
+        score: Annotated[float | None, Field(ge=0.0, le=1.0, description="how sure, 0-1")] = None,
+    ) -> Annotated[CallToolResult, SameAsOut]:
+        """Record that two entity keys name the same person or thing ('mel' and 'melanie').
+
+        Nothing is merged: each key keeps its claims; reads with identity=true take in both. Both keys
+        must already be used by claims. Linking a pair twice is a no-op."""
+        outcome = memory.identity.link(workspace_of(ctx), a, b, reason, score, "mcp")
+        return _result(SameAsOut(id=outcome.id, created=outcome.created, recorded_at=iso(outcome.recorded_at) or ""))
+
+    @server.tool(annotations=READS)
+    def entity_identity(
+        key: EntityKey, ctx: Context, known_at: KnownAt = None
+    ) -> Annotated[CallToolResult, IdentityOut]:
+        """Which keys name the same thing as this one (linked directly or through others), and why."""
+        scope = TimeScope.resolve(None, known_at)
+        return _result(IdentityOut.from_domain(memory.identity.identity(workspace_of(ctx), key, scope.known_at)))
 
     @server.tool(annotations=READS)
     def entity_paths(

@@ -13,7 +13,9 @@ job) already holds, with the same subject, object and context and a triple whose
 least 0.95 cosine from it ("melanie enjoys pottery" beside "melanie likes pottery"), corroborates
 that claim instead of becoming a second one. Literal values and negations are never merged this
 way: the object and the context must be the same. The job links every claim it wrote or found
-again with (:Job)-[:EXTRACTED]->(:Claim), and records each pass's yields and raw replies.
+again with (:Job)-[:EXTRACTED]->(:Claim), and records each pass's yields and raw replies. Entity
+keys the model says name one thing ("mel" same_as "melanie"), and keys that differ only in accents
+or punctuation, are linked (SAME_AS, app/identity), never merged.
 
 With no LLM endpoint configured nothing fails: the text is kept and the answer says that no
 extraction ran."""
@@ -34,10 +36,12 @@ from app.documents.service import DocumentService
 from app.embedding.encoder import Encoder
 from app.errors import InvalidInput
 from app.graph.client import GraphClient
+from app.identity.service import IdentityService, LinkOutcome, Proposal
 from app.jobs.store import ClaimedJob, JobHalted, JobStore
 from app.predicates.service import PredicateService
 from app.settings import LLMSettings
 from extraction.engine import MAX_PASSES, MODES, ExtractionResult, Extractor, FoundFact, PassReport
+from extraction.facts import IDENTITY_PREDICATES
 from extraction.llm import ChatClient, LLMConfig
 
 log = logging.getLogger(__name__)
@@ -94,8 +98,10 @@ class MemorizeService:
         predicates: PredicateService,
         jobs: JobStore,
         encoder: Encoder,
+        identity: IdentityService,
     ):
         self.graph = graph
+        self.identity = identity
         self.encoder = encoder
         self.llm = llm
         self.documents = documents
@@ -268,6 +274,7 @@ class MemorizeService:
                 if ids[i] is not None
             ],
         )
+        links = self._identity(job, new_claims, ids, result.facts)
         usage = result.usage
         anchored = sum(1 for c in new_claims if c.evidence)
         return {
@@ -278,11 +285,32 @@ class MemorizeService:
             "anchored": anchored,
             "unanchored": len(new_claims) - anchored,
             "premises": sum(len(f.premises) for f in result.facts),
+            "identityLinks": sum(1 for link in links if link.created),
             "promptTokens": usage.prompt_tokens,
             "completionTokens": usage.completion_tokens,
             "tokensEstimated": usage.estimated,
             "passesFailed": sum(1 for r in result.passes if r.error),
         }
+
+    def _identity(
+        self, job: ClaimedJob, claims: list[NewClaim], ids: list[str | None], facts: list[FoundFact]
+    ) -> list[LinkOutcome]:
+        """SAME_AS proposals for the keys this job wrote: the identity facts the model stated (only
+        asserted ones, never a negated or merely possible identity), and keys that fold alike."""
+        written = [(c, ids[i], facts[i]) for i, c in enumerate(claims) if ids[i] is not None]
+        keys = {k for c, _, _ in written for k in (c.subject, c.object_entity) if k is not None}
+        stated = [
+            Proposal(
+                c.subject,
+                c.object_entity,
+                "extracted",
+                f"the text says {c.subject} {found.fact.predicate} {c.object_entity} (claim {claim_id})",
+                c.confidence,
+            )
+            for c, claim_id, found in written
+            if found.fact.predicate in IDENTITY_PREDICATES and c.object_entity is not None and c.context is None
+        ]
+        return self.identity.propose(job.workspace, keys, stated, recorded_by=f"job:{job.id}")
 
     def _paraphrases(self, workspace: str, claims: list[NewClaim]) -> dict[int, str | int]:
         """Facts that restate a claim in other words: same subject, object, datatype and context, a

@@ -20,7 +20,7 @@ class PredicateService:
 
     def declare(self, workspace: str, name: str, cardinality: str, aliases: list[str]) -> Predicate:
         def work(tx):
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             return self.graph.run(
                 tx,
                 "predicate_upsert",

@@ -22,7 +22,7 @@ from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
 from app.recall.lucene import lucene_query
 from app.settings import MemorySettings
-from app.subjects.models import Subject, Understanding
+from app.subjects.models import MemoryState, Subject, Understanding
 from app.subjects.perspectives import Perspectives
 from app.subjects.ranking import Candidate, score
 from app.subjects.service import SubjectService, alias_key, record_event
@@ -167,7 +167,7 @@ class AttentionService:
         session = session or DEFAULT_SESSION
 
         def work(tx: ManagedTransaction) -> tuple[Any, ...]:
-            now = next_transaction_time(self.graph, tx)
+            now = next_transaction_time(self.graph, tx, workspace)
             state = self.perspectives.ensure(tx, workspace, now)
             before = self.graph.run(
                 tx, "memory_session_begin", workspace=workspace, session=session, token=0, now=now, bring=False
@@ -218,7 +218,7 @@ class AttentionService:
 
     def reset_seen(self, workspace: str, session: str | None) -> int:
         def work(tx: ManagedTransaction) -> int:
-            now = next_transaction_time(self.graph, tx)
+            now = next_transaction_time(self.graph, tx, workspace)
             return int(
                 self.graph.run(
                     tx,
@@ -244,8 +244,9 @@ class AttentionService:
         token = secrets.randbelow(900_000) + 100_000
         vector = self.perspectives.encoder.encode_query(topic)
 
-        def begin(tx: ManagedTransaction) -> tuple[str | None, set[str], datetime]:
-            now = next_transaction_time(self.graph, tx)
+        def begin(tx: ManagedTransaction) -> tuple[str | None, set[str], MemoryState]:
+            now = next_transaction_time(self.graph, tx, workspace)
+            state = self.perspectives.state(workspace, tx)  # read once, here, for the whole call
             before = self.graph.run(
                 tx, "memory_session_begin", workspace=workspace, session=session, token=token, now=now, bring=True
             )[0]
@@ -258,13 +259,13 @@ class AttentionService:
                     reason = f"{idle / 60:.0f} minutes since the last bring_to_mind"
             if reason:
                 self.graph.run(tx, "memory_seen_reset", workspace=workspace, session=session, now=now, oriented=False)
-                return reason, set(), now
+                return reason, set(), state
             seen = {r["id"] for r in self.graph.run(tx, "memory_seen", workspace=workspace, session=session)}
-            return reason, seen, now
+            return reason, seen, state
 
-        reason, seen, _ = self.graph.write(begin, name="bring_to_mind")
+        reason, seen, state = self.graph.write(begin, name="bring_to_mind")
         # what was shown is left out inside the query, so a long session asks the index for no more
-        items = self._semantic(workspace, vector, limit, [], exclude=[] if include_seen else sorted(seen))
+        items = self._semantic(workspace, state, vector, limit, [], exclude=[] if include_seen else sorted(seen))
         self._mark(workspace, session, [i.id for i in items])
         return Brought(token, reason is not None, reason, items)
 
@@ -273,7 +274,7 @@ class AttentionService:
             return
 
         def work(tx: ManagedTransaction) -> None:
-            now = next_transaction_time(self.graph, tx)
+            now = next_transaction_time(self.graph, tx, workspace)
             self.graph.run(tx, "memory_surfaced_mark", workspace=workspace, session=session, ids=ids, now=now)
 
         self.graph.write(work, name="memory_surfaced_mark")
@@ -288,6 +289,7 @@ class AttentionService:
         subject_ids = (
             [s.id for s in self.subjects.get_many(workspace, list(subjects), "subject_names")] if subjects else []
         )
+        state = self.perspectives.state(workspace)
         if mode == "text":
             lucene = lucene_query(query)
             if lucene is None:
@@ -295,16 +297,21 @@ class AttentionService:
             rows = self.graph.read_query("memory_text_search", workspace=workspace, text=lucene, limit=limit * 5)
             top = max((r["score"] for r in rows), default=1.0) or 1.0
             hits: dict[str, tuple[float, str | None]] = {r["id"]: (r["score"] / top, None) for r in rows}
-            return self._rank(workspace, hits, subject_ids, self.perspectives.state(workspace).generation)[:limit]
+            return self._rank(workspace, hits, subject_ids, state.generation)[:limit]
         vector = self.perspectives.encoder.encode_query(query)
-        return self._semantic(workspace, vector, limit, subject_ids)
+        return self._semantic(workspace, state, vector, limit, subject_ids)
 
     def _semantic(
-        self, workspace: str, vector: list[float], limit: int, subject_ids: list[str], exclude: Sequence[str] = ()
+        self,
+        workspace: str,
+        state: MemoryState,
+        vector: list[float],
+        limit: int,
+        subject_ids: list[str],
+        exclude: Sequence[str] = (),
     ) -> list[Item]:
         """Nearest items over every perspective, ranked by the retrieval penalty. The vector index
         spans every workspace, so it is asked for more neighbours until enough are this workspace's."""
-        state = self.perspectives.state(workspace)
         want = limit * 3 if not subject_ids else limit * 10  # the penalty reorders: rank from a wider pool
         fetch = max(100, want * len(state.perspectives) * 2)
         while True:
@@ -399,7 +406,7 @@ class AttentionService:
 
     def signal(self, workspace: str, session: str | None, target_id: str, signal: str, reason: str | None) -> Signal:
         def work(tx: ManagedTransaction) -> Signal:
-            now = next_transaction_time(self.graph, tx)
+            now = next_transaction_time(self.graph, tx, workspace)
             rows = self.graph.run(
                 tx,
                 "utility_signal_record",
@@ -518,7 +525,7 @@ class AttentionService:
         """Close a consolidation pass: what is written from now on is the next generation's."""
 
         def work(tx: ManagedTransaction) -> tuple[int, int, datetime]:
-            now = next_transaction_time(self.graph, tx)
+            now = next_transaction_time(self.graph, tx, workspace)
             self.perspectives.ensure(tx, workspace, now)
             row = self.graph.run(tx, "generation_advance", workspace=workspace, now=now)[0]
             record_event(self.graph, tx, workspace, session, "consolidate", now, generation=row["generation"])
@@ -530,7 +537,7 @@ class AttentionService:
 
     def add_perspective(self, workspace: str, name: str, instruction: str, session: str | None) -> bool:
         def work(tx: ManagedTransaction) -> bool:
-            now = next_transaction_time(self.graph, tx)
+            now = next_transaction_time(self.graph, tx, workspace)
             self.perspectives.ensure(tx, workspace, now)
             created = bool(
                 self.graph.run(

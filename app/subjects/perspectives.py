@@ -41,9 +41,15 @@ class Perspectives:
         self.graph = graph
         self.encoder = encoder
 
-    def state(self, workspace: str) -> MemoryState:
-        """Read only: a workspace that never used memory has generation 0 and the defaults."""
-        state = MemoryState.of(self.graph.read_query("memory_workspace_read", workspace=workspace)[0])
+    def state(self, workspace: str, tx: ManagedTransaction | None = None) -> MemoryState:
+        """Read only (inside `tx` when given): a workspace that never used memory has generation 0
+        and the defaults. A request reads it once and hands it on."""
+        rows = (
+            self.graph.run(tx, "memory_workspace_read", workspace=workspace)
+            if tx is not None
+            else self.graph.read_query("memory_workspace_read", workspace=workspace)
+        )
+        state = MemoryState.of(rows[0])
         return (
             state
             if state.perspectives

@@ -1,7 +1,8 @@
 """Subjects, observations and understandings: the agent's own curated memory (seed 002's Venn model).
 
 A subject is a named anchor the agent stipulates; observations (immutable, append-only, one per
-text per workspace) and understandings (consolidated, revisable) are ABOUT any number of subjects.
+text per workspace) are ABOUT any number of subjects, and understandings (consolidated, revisable)
+UNDERSTAND any number (a relationship type of their own, so neither is read to reach the other).
 Subjects relate only through what they share: the intersection of two or more subjects is what is
 ABOUT all of them, read in Cypher when asked and never stored as an edge. An understanding is never
 changed: a revision is a new node the old one points to by SUPERSEDED_BY, so its history is a DAG.
@@ -31,6 +32,7 @@ from app.subjects.models import (
     Around,
     History,
     Intersection,
+    MemoryState,
     Merge,
     Neighbour,
     Observation,
@@ -117,7 +119,7 @@ class SubjectService:
         embedding = self.perspectives.encoder.encode_one(subject_text(name, summary))
 
         def work(tx: ManagedTransaction) -> Subject:
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             subject = self._create(tx, workspace, name, summary, tags, list(aliases), embedding, session, recorded_at)
             record_event(self.graph, tx, workspace, session, "create_subject", recorded_at, subject=name)
             return subject
@@ -184,9 +186,9 @@ class SubjectService:
         embedding = self.perspectives.encoder.encode_one(subject_text(current.name, summary))
 
         def work(tx: ManagedTransaction) -> Subject:
-            recorded_at = next_transaction_time(self.graph, tx)
-            [(subject_id, _)] = self._resolve(tx, workspace, [ref], "ref")
-            now = self.get_in(tx, workspace, subject_id)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
+            [now] = self._resolve(tx, workspace, [ref], "ref")
+            subject_id = now.id
             if now.version != version:
                 raise Conflict(
                     f"subject {now.name!r} is at version {now.version}, not {version}: read it again", field="version"
@@ -213,17 +215,14 @@ class SubjectService:
         return self.graph.write(work, name="subject_update")
 
     def get(self, workspace: str, ref: str, field: str = "ref") -> Subject:
-        rows = self.graph.read_query("subjects_resolve", workspace=workspace, refs=[ref])
-        if not rows:
+        rows = self.graph.read(lambda tx: self._lookup(tx, workspace, [ref]), name="subjects_resolve")
+        if ref not in rows:
             raise NotFound(f"no subject {ref!r} in this workspace", field=field)
-        return Subject.of(rows[0])
-
-    def get_in(self, tx: ManagedTransaction, workspace: str, subject_id: str) -> Subject:
-        return Subject.of(self.graph.run(tx, "subjects_resolve", workspace=workspace, refs=[subject_id])[0])
+        return Subject.of(rows[ref])
 
     def get_many(self, workspace: str, refs: list[str], field: str = "names") -> list[Subject]:
         """Several subjects by name, alias or id, in order; 404 names the first unknown (`names[i]`)."""
-        rows = {r["ref"]: r for r in self.graph.read_query("subjects_resolve", workspace=workspace, refs=refs)}
+        rows = self.graph.read(lambda tx: self._lookup(tx, workspace, refs), name="subjects_resolve")
         for i, ref in enumerate(refs):
             if ref not in rows:
                 raise NotFound(f"no subject {ref!r} in this workspace", field=f"{field}[{i}]")
@@ -261,9 +260,8 @@ class SubjectService:
         for i, draft in enumerate(drafts):
             if draft.kind is not None and draft.kind not in OBSERVATION_KINDS:
                 raise InvalidInput(f"kind must be one of {', '.join(OBSERVATION_KINDS)}", field=_at(field, i, "kind"))
-        state = self.perspectives.state(workspace)
         planned_ids = [uuid7() for _ in drafts]
-        names = self._names(workspace, [ref for d in drafts for ref in d.subjects])
+        state, names = self._prepare(workspace, [ref for d in drafts for ref in d.subjects])
         texts = [labelled([names.get(r) or r for r in d.subjects], d.text) for d in drafts]
         rows = self.perspectives.vectors(state.perspectives, list(zip(planned_ids, texts, strict=True)))
         new_names = [ref for ref in dict.fromkeys(r for d in drafts for r in d.subjects) if ref not in names]
@@ -272,7 +270,7 @@ class SubjectService:
         )
 
         def work(tx: ManagedTransaction) -> list[Appended]:
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             now_state = self.perspectives.ensure(tx, workspace, recorded_at)
             self._check_targets(tx, workspace, drafts, field)
             results = []
@@ -354,7 +352,7 @@ class SubjectService:
         made them); the others stay, each with the reason. Returns (deleted, rejected)."""
 
         def work(tx: ManagedTransaction) -> tuple[list[str], list[tuple[str, str]]]:
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             if session is None:
                 return [], [
                     (id, "no session: only an observation made in the current session can be deleted") for id in ids
@@ -391,7 +389,7 @@ class SubjectService:
         field_prefix: str = "",
         subjects_field: str = "subject_names",
     ) -> Understanding:
-        """Write an understanding ABOUT the subjects. kind defaults to single_subject for one subject
+        """Write an understanding of the subjects. kind defaults to single_subject for one subject
         and relationship for more. A soul, protocol or orientation is one per workspace, and a
         single-subject or structural understanding one per subject: writing another while one is
         active revises it (the old one is SUPERSEDED_BY the new). `supersedes` names active
@@ -409,16 +407,15 @@ class SubjectService:
             raise InvalidInput(
                 "a relationship understanding is about two or more subjects", field=f"{field_prefix}{subjects_field}"
             )
-        state = self.perspectives.state(workspace)
         new_id = uuid7()
-        names = self._names(workspace, subjects)
+        state, names = self._prepare(workspace, subjects)
         embedded = labelled([names.get(r) or r for r in subjects], f"{summary}\n{text}")
         rows = self.perspectives.vectors(state.perspectives, [(new_id, embedded)])
 
         def work(tx: ManagedTransaction) -> Understanding:
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             now_state = self.perspectives.ensure(tx, workspace, recorded_at)
-            subject_ids = [id for id, _ in self._resolve(tx, workspace, subjects, f"{field_prefix}{subjects_field}")]
+            subject_ids = [s.id for s in self._resolve(tx, workspace, subjects, f"{field_prefix}{subjects_field}")]
             if len(set(subject_ids)) != len(subject_ids):
                 raise InvalidInput("a subject is named twice", field=f"{field_prefix}{subjects_field}")
             revised = self._check_revisable(tx, workspace, list(supersedes), "supersedes")
@@ -568,7 +565,7 @@ class SubjectService:
 
         def work(tx: ManagedTransaction) -> Intersection:
             resolved = self._resolve(tx, workspace, subjects, "subjects")
-            ids = [id for id, _ in resolved]
+            ids = [s.id for s in resolved]
             if len(set(ids)) != len(ids):
                 raise InvalidInput("a subject is named twice", field="subjects")
             row = self.graph.run(tx, "subjects_intersection", workspace=workspace, subject_ids=ids, limit=limit)[0]
@@ -584,7 +581,7 @@ class SubjectService:
             ]
             relationship = next((u for u in understandings if u.kind == "relationship"), None) if len(ids) > 1 else None
             return Intersection(
-                [self.get_in(tx, workspace, id) for id in ids],
+                resolved,
                 row["count"],
                 [Observation.of(o) for o in row["observations"]],
                 alone,
@@ -637,12 +634,12 @@ class SubjectService:
         the duplicate's names; reversible with unmerge (the merge id, or the duplicate's name)."""
 
         def work(tx: ManagedTransaction) -> Merge:
-            recorded_at = next_transaction_time(self.graph, tx)
-            [(primary_id, _)] = self._resolve(tx, workspace, [primary], "primary")
-            [(duplicate_id, _)] = self._resolve(tx, workspace, [duplicate], "duplicate")
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
+            primary_id = self._resolve(tx, workspace, [primary], "primary")[0].id
+            [dup] = self._resolve(tx, workspace, [duplicate], "duplicate")
+            duplicate_id = dup.id
             if primary_id == duplicate_id:
                 raise InvalidInput("a subject cannot be merged into itself", field="duplicate")
-            dup = self.get_in(tx, workspace, duplicate_id)
             aliases = [dup.name, *dup.aliases]
             merge_id = uuid7()
             row = self.graph.run(
@@ -663,7 +660,7 @@ class SubjectService:
 
     def unmerge(self, workspace: str, ref: str, session: str | None = None) -> Merge:
         def work(tx: ManagedTransaction) -> Merge:
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             rows = self.graph.run(tx, "subject_merge_find", workspace=workspace, ref=ref)
             if not rows:
                 raise NotFound(f"no merged subject or merge {ref!r} in this workspace", field="merge")
@@ -725,12 +722,9 @@ class SubjectService:
 
     # -- resolving names ----------------------------------------------------------------------
 
-    def _resolve(self, tx: ManagedTransaction, workspace: str, refs: list[str], field: str) -> list[tuple[str, str]]:
-        """(id, name) of the subjects named (by id, name or alias), in order; NotFound naming the first unknown."""
-        found = {
-            r["ref"]: (r["id"], r["name"])
-            for r in self.graph.run(tx, "subjects_resolve", workspace=workspace, refs=refs)
-        }
+    def _resolve(self, tx: ManagedTransaction, workspace: str, refs: list[str], field: str) -> list[Subject]:
+        """The subjects named (by id, name or alias), in order; NotFound naming the first unknown."""
+        found = {ref: Subject.of(r) for ref, r in self._lookup(tx, workspace, refs).items()}
         for i, ref in enumerate(refs):
             if ref not in found:
                 raise NotFound(
@@ -739,16 +733,33 @@ class SubjectService:
                 )
         return [found[ref] for ref in refs]
 
-    def _names(self, workspace: str, refs: list[str]) -> dict[str, str]:
-        """Subject names by ref, for the refs that name a subject (read before a write, for embedding)."""
-        if not refs:
-            return {}
-        rows = self.graph.read_query("subjects_resolve", workspace=workspace, refs=list(dict.fromkeys(refs)))
-        return {r["ref"]: r["name"] for r in rows}
+    def _prepare(self, workspace: str, refs: list[str]) -> tuple[MemoryState, dict[str, str]]:
+        """What a write embeds with before it starts, in one read: the workspace's perspectives, and
+        subject names by ref for the refs that name a subject. The write reads its state again
+        under the lock (ensure): the generation it records must be the one current when it commits."""
+
+        def work(tx: ManagedTransaction) -> tuple[MemoryState, dict[str, str]]:
+            state = self.perspectives.state(workspace, tx)
+            if not refs:
+                return state, {}
+            return state, {ref: r["name"] for ref, r in self._lookup(tx, workspace, refs).items()}
+
+        return self.graph.read(work, name="memory_write_prepare")
 
     def _resolve_optional(self, tx: ManagedTransaction, workspace: str, ref: str) -> str | None:
-        rows = self.graph.run(tx, "subjects_resolve", workspace=workspace, refs=[ref])
-        return rows[0]["id"] if rows else None
+        row = self._lookup(tx, workspace, [ref]).get(ref)
+        return row["id"] if row else None
+
+    def _lookup(self, tx: ManagedTransaction, workspace: str, refs: list[str]) -> dict[str, dict[str, Any]]:
+        """Subject rows by ref, for the refs that name one: by id or name from their indexes, and only
+        the refs neither found by alias (every subject's aliases are read for those)."""
+        refs = list(dict.fromkeys(refs))
+        found = {r["ref"]: r for r in self.graph.run(tx, "subjects_resolve", workspace=workspace, refs=refs)}
+        if missing := [ref for ref in refs if ref not in found]:
+            found.update(
+                (r["ref"], r) for r in self.graph.run(tx, "subjects_resolve_alias", workspace=workspace, refs=missing)
+            )
+        return found
 
 
 def _at(field: str | None, i: int, rest: str) -> str:

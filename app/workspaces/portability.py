@@ -69,7 +69,8 @@ ID_LABELS = frozenset(
 RELATIONSHIP_TYPES = frozenset(
     {"SUBJECT", "OBJECT", "DERIVED_FROM", "SUPPORTS", "CONTRADICTS", "SUPERSEDES", "EVIDENCED_BY", "IN", "REVISES"}
     | {"HAS_TURN", "NEXT", "HAS_PASSAGE", "READS", "HAS_PASS", "EXTRACTED", "ABOUT", "SUPERSEDED_BY"}
-    | {"SOURCED_FROM", "RELATED_TO", "CITES", "EMBEDS", "SURFACED", "SIGNALS", "MERGED_INTO"}
+    | {"SOURCED_FROM", "RELATED_TO", "CITES", "EMBEDS", "SURFACED", "SIGNALS", "MERGED_INTO", "SAME_AS"}
+    | {"UNDERSTANDS"}
 )
 # Cypher's temporal types, as valueType() names them, and the tag each has in the file.
 TEMPORAL_TAGS = {
@@ -286,21 +287,21 @@ class PortabilityService:
                 if record.get("type") == "node":
                     nodes.append((record["ref"], _node_row(workspace, record)))
                     if len(nodes) == BATCH:
-                        latest = _later(latest, self._write_nodes(nodes, element_ids))
+                        latest = _later(latest, self._write_nodes(workspace, nodes, element_ids))
                         nodes = []
             if nodes:
-                latest = _later(latest, self._write_nodes(nodes, element_ids))
+                latest = _later(latest, self._write_nodes(workspace, nodes, element_ids))
             source.seek(0)
             for _, record in _records(source):
                 if record.get("type") == "relationship":
                     relationships.append(_relationship_row(record, element_ids))
                     if len(relationships) == BATCH:
-                        latest = _later(latest, self._write_relationships(relationships))
+                        latest = _later(latest, self._write_relationships(workspace, relationships))
                         relationships = []
             if relationships:
-                latest = _later(latest, self._write_relationships(relationships))
+                latest = _later(latest, self._write_relationships(workspace, relationships))
             if latest is not None:
-                self._advance_clock(latest)
+                self._advance_clock(workspace, latest)
         except BaseException as exc:
             why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
             try:
@@ -314,9 +315,11 @@ class PortabilityService:
                 raise DontoError(f"the store refused part of the import ({why}); nothing was imported") from exc
             raise
 
-    def _write_nodes(self, nodes: list[tuple[str, dict[str, Any]]], element_ids: dict[str, str]) -> datetime | None:
+    def _write_nodes(
+        self, workspace: str, nodes: list[tuple[str, dict[str, Any]]], element_ids: dict[str, str]
+    ) -> datetime | None:
         def work(tx: Any) -> list[dict[str, Any]]:
-            next_transaction_time(self.graph, tx)
+            next_transaction_time(self.graph, tx, workspace)
             return self.graph.run(tx, "workspace_import_nodes", nodes=[row for _, row in nodes])
 
         rows = self.graph.write(work, name="workspace_import_nodes")
@@ -327,17 +330,17 @@ class PortabilityService:
                 latest = _later(latest, to_native(value))
         return latest
 
-    def _write_relationships(self, relationships: list[dict[str, Any]]) -> datetime | None:
+    def _write_relationships(self, workspace: str, relationships: list[dict[str, Any]]) -> datetime | None:
         def work(tx: Any) -> Any:
-            next_transaction_time(self.graph, tx)
+            next_transaction_time(self.graph, tx, workspace)
             return self.graph.run(tx, "workspace_import_relationships", relationships=relationships)[0]["latest"]
 
         return to_native(self.graph.write(work, name="workspace_import_relationships"))
 
-    def _advance_clock(self, at: datetime) -> None:
+    def _advance_clock(self, workspace: str, at: datetime) -> None:
         def work(tx: Any) -> None:
-            next_transaction_time(self.graph, tx)
-            self.graph.run(tx, "transaction_clock_advance", at=at)
+            next_transaction_time(self.graph, tx, workspace)
+            self.graph.run(tx, "transaction_clock_advance", workspace=workspace, at=at)
 
         self.graph.write(work, name="transaction_clock_advance")
 

@@ -74,7 +74,7 @@ class PurgeService:
 
     def _purge_workspace(self, workspace: str) -> dict[str, int]:
         def delete(tx: Any, element_ids: list[str]) -> int:
-            next_transaction_time(self.graph, tx)  # a purge queues behind writes like any write
+            next_transaction_time(self.graph, tx, workspace)  # a purge queues behind writes like any write
             [row] = self.graph.run(tx, "workspace_nodes_delete", workspace=workspace, element_ids=element_ids)
             return row["deleted"]
 
@@ -90,7 +90,7 @@ class PurgeService:
 
     def _purge_subject(self, workspace: str, subject: str) -> dict[str, int]:
         def delete(tx: Any) -> dict[str, int]:
-            next_transaction_time(self.graph, tx)
+            next_transaction_time(self.graph, tx, workspace)
             return self.graph.run(tx, "subject_purge_batch", workspace=workspace, subject=subject, limit=BATCH)[0]
 
         counts: Counter[str] = Counter({"claims": 0, "spans": 0, "entities": 0})
@@ -104,7 +104,7 @@ class PurgeService:
         self, purge_id: str, workspace: str, scope: str, digest: str | None, by: str, counts: dict[str, int] | None
     ) -> datetime:
         def work(tx: Any) -> datetime:
-            recorded_at = next_transaction_time(self.graph, tx)
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
             [row] = self.graph.run(
                 tx,
                 "purge_record",

@@ -69,3 +69,12 @@ def test_every_tool_opens_with_a_one_line_purpose():
     for tool in tools().values():
         lines = tool.description.strip().splitlines()
         assert lines[0].strip() and lines[1:2] in ([], [""]), tool.name
+
+
+def test_the_consolidation_reports_sections_are_typed_models_over_mcp():
+    schema = tools()["consolidation_report"].output_schema
+    sections = [name for name, field in schema["properties"].items() if field.get("type") == "array"]
+    assert len(sections) == 6
+    for name in sections:
+        model = schema["$defs"][schema["properties"][name]["items"]["$ref"].rsplit("/", 1)[-1]]
+        assert model["properties"] and model.get("additionalProperties") is not True, name

@@ -45,22 +45,28 @@ def list_claims(
     include_retracted: bool = False,
     limit: Annotated[int, Query(ge=1)] = 100,
     cursor: Annotated[str | None, Query(max_length=512)] = None,
+    identity: Annotated[
+        bool, Query(description="subject and object match every key linked to them (SAME_AS) as known at known_at")
+    ] = False,
 ) -> ClaimPage:
-    """Claims valid at `valid_at` as known at `known_at` (both default to now)."""
+    """Claims valid at `valid_at` as known at `known_at` (both default to now). With `identity`, the
+    claims of the subject's (and object's) whole identity set, each under the key it was recorded with."""
     max_page = memory.settings.api.max_page
     if limit > max_page:
         raise InvalidInput(f"limit is at most {max_page}", field="limit")
+    sets = memory.identity.sets(workspace, scope.known_at, subject=subject, object=object) if identity else {}
     claims, next_cursor = memory.claims.list_as_of(
         workspace,
-        subject=subject,
+        subject=sets.get("subject", subject),
         predicate=predicate,
-        object=object,
+        object=sets.get("object", object),
         scope=scope,
         include_retracted=include_retracted,
         limit=limit,
         cursor=cursor,
     )
-    return ClaimPage(claims=[ClaimOut.from_domain(c) for c in claims], next_cursor=next_cursor)
+    out = ClaimPage(claims=[ClaimOut.from_domain(c) for c in claims], next_cursor=next_cursor)
+    return out.model_copy(update={"identity": sets}) if identity else out
 
 
 @router.get("/{claim_id}", response_model=ClaimOut, responses=errors(404))

@@ -25,9 +25,14 @@ def entity_profile(
     workspace: WorkspaceDep,
     scope: ScopeDep,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
+    identity: Annotated[
+        bool, Query(description="also the claims of every key linked to this one (SAME_AS) as known at known_at")
+    ] = False,
 ) -> EntityProfileOut:
-    """Everything donto holds about one entity, grouped by predicate, dated, contradictions shown."""
-    return EntityProfileOut.model_validate(memory.explore.profile(workspace, key, scope, limit))
+    """Everything donto holds about one entity, grouped by predicate, dated, contradictions shown;
+    with `identity`, about every key of its identity set, each claim under the key it was recorded with."""
+    keys = memory.identity.keys(workspace, key, scope.known_at) if identity else None
+    return EntityProfileOut.model_validate(memory.explore.profile(workspace, key, scope, limit, keys))
 
 
 @router.get("/v1/entities/{key:path}/paths", response_model=EntityPathsOut)

@@ -193,3 +193,6 @@ class ClaimOut(BaseModel):
 class ClaimPage(BaseModel):
     claims: list[ClaimOut]
     next_cursor: str | None
+    identity: dict[str, list[str]] | None = Field(
+        default=None, description="with identity=true: the keys read for the subject and the object"
+    )

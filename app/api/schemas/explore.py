@@ -36,6 +36,9 @@ class EntityProfileOut(Out):
     known_at: str
     predicates: list[PredicateGroupOut] = Field(description="claims with the entity as subject, by predicate")
     mentioned_in: list[ProfileFactOut] = Field(description="claims with the entity as object")
+    identity: list[str] | None = Field(
+        default=None, description="with identity=true: the keys whose claims it shows (SAME_AS links)"
+    )
 
 
 class PathClaimOut(Out):

@@ -687,30 +687,97 @@ class SignalOut(BaseModel):
         )
 
 
+class NeedsUnderstandingOut(BaseModel):
+    """A subject with observations and no single-subject understanding yet."""
+
+    name: str
+    observation_count: int
+    new_observations: int
+    generation: int = Field(description="its newest observation's generation")
+
+
+class StaleUnderstandingOut(BaseModel):
+    """A single-subject understanding with observations newer than it."""
+
+    id: str
+    subject_names: list[str]
+    summary: str | None
+    generation: int
+    last_updated: str
+    newer_observations: int
+
+
+class UnderstandingRefOut(BaseModel):
+    id: str
+    summary: str | None
+
+
+class SynthesisNeededOut(BaseModel):
+    """A subject pair whose intersection gained observations this generation."""
+
+    subject_a: str
+    subject_b: str
+    intersection_size: int
+    new_generation_count: int
+    existing_understanding: UnderstandingRefOut | None = Field(description="its active relationship understanding")
+
+
+class DenseIntersectionOut(BaseModel):
+    """Two subjects alike in meaning that share observations and no relationship understanding."""
+
+    subject_a: str
+    subject_b: str
+    similarity_score: float = Field(description="cosine of the two subjects' embeddings")
+    intersection_size: int
+
+
+class UnlinkedObservationOut(BaseModel):
+    """An observation nothing has placed yet."""
+
+    id: str
+    subject_names: list[str]
+    text: str
+    generation: int
+    created_at: str
+
+
+class QuestionableItemOut(BaseModel):
+    """An observation or understanding marked questionable more often than useful."""
+
+    id: str
+    source: Literal["observation", "understanding"]
+    reason: str | None = Field(description="the latest questionable mark's reason")
+    flagged_at: str
+    questionable: int
+    useful: int
+
+
 class ReportOut(BaseModel):
     generation: int
     last_consolidated_at: str | None
-    subjects_needing_understanding: list[dict[str, Any]]
-    stale_understandings: list[dict[str, Any]]
-    intersections_needing_synthesis: list[dict[str, Any]]
-    semantically_dense_intersections: list[dict[str, Any]]
-    unlinked_observations: list[dict[str, Any]]
-    questionable_items: list[dict[str, Any]]
+    subjects_needing_understanding: list[NeedsUnderstandingOut]
+    stale_understandings: list[StaleUnderstandingOut]
+    intersections_needing_synthesis: list[SynthesisNeededOut]
+    semantically_dense_intersections: list[DenseIntersectionOut]
+    unlinked_observations: list[UnlinkedObservationOut]
+    questionable_items: list[QuestionableItemOut]
 
     @classmethod
     def of(cls, r: Report) -> ReportOut:
         def clean(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             return [{k: iso(v) if isinstance(v, datetime) else v for k, v in row.items()} for row in rows]
 
-        return cls(
-            generation=r.generation,
-            last_consolidated_at=_iso(r.last_consolidated_at),
-            subjects_needing_understanding=clean(r.subjects_needing_understanding),
-            stale_understandings=clean(r.stale_understandings),
-            intersections_needing_synthesis=clean(r.intersections_needing_synthesis),
-            semantically_dense_intersections=clean(r.semantically_dense_intersections),
-            unlinked_observations=clean(r.unlinked_observations),
-            questionable_items=clean(r.questionable_items),
+        return cls.model_validate(
+            {
+                "generation": r.generation,
+                "last_consolidated_at": _iso(r.last_consolidated_at),
+                "subjects_needing_understanding": clean(r.subjects_needing_understanding),
+                "stale_understandings": clean(r.stale_understandings),
+                "intersections_needing_synthesis": clean(r.intersections_needing_synthesis),
+                "semantically_dense_intersections": clean(r.semantically_dense_intersections),
+                "unlinked_observations": clean(r.unlinked_observations),
+                "questionable_items": clean(r.questionable_items),
+            }
         )
 
 
