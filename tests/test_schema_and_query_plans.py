@@ -38,6 +38,8 @@ SCANS_ON_PURPOSE = {
     "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim",
     "claims_pending_workspaces": "the :PendingEmbedding label is the queue itself",
     "schema_understands_migrate": "schema version 6's migration looks at every understanding",
+    "bench_ingest_floor_clear": "bench ingest deletes its floor's scaffolding nodes, all of them",
+    "bench_vector_filter_exact": "bench vector-filter makes the range index it uses on its own servers only",
 }
 
 
