@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
+from scripted_llm import ScriptedLLM, scripted_llm
 
 from app.memory import Memory
 from app.settings import ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
@@ -87,3 +88,10 @@ def workspace() -> str:
 @pytest.fixture
 def api(client, workspace) -> Api:
     return Api(client, workspace)
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[ScriptedLLM]:
+    """A scripted OpenAI-compatible endpoint on a real socket, one per test module."""
+    with scripted_llm() as server:
+        yield server

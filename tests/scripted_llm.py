@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from app.settings import LLMSettings, Settings
+
 
 @dataclass
 class Reply:
@@ -139,3 +141,16 @@ def scripted_llm() -> Iterator[ScriptedLLM]:
         yield server
     finally:
         server.stop()
+
+
+def with_llm(settings: Settings, llm: ScriptedLLM, **llm_fields: Any) -> Settings:
+    """`settings` with `llm` as the LLM endpoint and no background workers: tests run workers
+    themselves, and a job they queue stays queued until they do."""
+    return settings.model_copy(
+        update={
+            "llm": LLMSettings(
+                base_url=llm.base_url, model="scripted", max_retries=1, structured_output="never", **llm_fields
+            ),
+            "api": settings.api.model_copy(update={"run_workers": False}),
+        }
+    )

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from scripted_llm import CARES, KM, RACE, TEXT, ScriptedLLM, lines, scripted_llm
+from scripted_llm import CARES, KM, RACE, TEXT, ScriptedLLM, lines, with_llm
 
 from app.cli import main as donto
 from app.errors import Conflict, InvalidInput
 from app.memory import Memory
-from app.settings import LLMSettings, Settings
+from app.settings import Settings
 from app.temporal.instants import iso, utc_now
 from app.workspaces import portability
 from support import Api, claim
@@ -38,23 +38,11 @@ MEMORY_LABELS = {
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[ScriptedLLM]:
-    with scripted_llm() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
     """An app with an LLM endpoint (so workspaces get jobs) and no workers (a queued job stays queued)."""
     from app.api.main import create_app
 
-    configured = settings.model_copy(
-        update={
-            "llm": LLMSettings(base_url=llm.base_url, model="scripted", max_retries=1, structured_output="never"),
-            "api": settings.api.model_copy(update={"run_workers": False}),
-        }
-    )
-    with TestClient(create_app(configured)) as client:
+    with TestClient(create_app(with_llm(settings, llm))) as client:
         yield client
         # The queued jobs these tests keep on purpose would be run by the next module's workers,
         # with that module's scripted replies: cancel them.

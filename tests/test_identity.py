@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from scripted_llm import ScriptedLLM, lines, scripted_llm
+from scripted_llm import ScriptedLLM, lines, with_llm
 
-from app.settings import LLMSettings, Settings
+from app.settings import Settings
 from support import Api, claim
 
 
@@ -148,22 +148,10 @@ TEXT = "Mel (Melanie to her boss) met José at the café. Jose paints; Melanie r
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[ScriptedLLM]:
-    with scripted_llm() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
     from app.api.main import create_app
 
-    configured = settings.model_copy(
-        update={
-            "llm": LLMSettings(base_url=llm.base_url, model="scripted", max_retries=1, structured_output="never"),
-            "api": settings.api.model_copy(update={"run_workers": False}),
-        }
-    )
-    with TestClient(create_app(configured)) as client:
+    with TestClient(create_app(with_llm(settings, llm))) as client:
         yield client
 
 

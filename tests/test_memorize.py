@@ -14,33 +14,20 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from scripted_llm import CARES, KM, RACE, TEXT, Reply, ScriptedLLM, lines, scripted_llm
+from scripted_llm import CARES, KM, RACE, TEXT, Reply, ScriptedLLM, lines, with_llm
 
 from app.jobs.extraction import ExtractionJobs
 from app.memory import Memory
-from app.settings import LLMSettings, Settings
+from app.settings import Settings
 from support import REPO, Api, claim
 
 LEASE_S = 2.0
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[ScriptedLLM]:
-    with scripted_llm() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def llm_settings(settings: Settings, llm: ScriptedLLM) -> Settings:
     """The suite's Neo4j, an LLM endpoint, and no background workers: tests run workers themselves."""
-    return settings.model_copy(
-        update={
-            "llm": LLMSettings(
-                base_url=llm.base_url, model="scripted", max_retries=1, lease_s=LEASE_S, structured_output="never"
-            ),
-            "api": settings.api.model_copy(update={"run_workers": False}),
-        }
-    )
+    return with_llm(settings, llm, lease_s=LEASE_S)
 
 
 @pytest.fixture(scope="module")

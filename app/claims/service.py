@@ -21,8 +21,9 @@ from app.claims.models import (
     WriteOutcome,
     WriteResult,
 )
-from app.errors import Conflict, InvalidInput, NotFound
+from app.errors import InvalidInput, NotFound
 from app.graph.client import GraphClient, next_transaction_time
+from app.graph.retraction import retract
 from app.ids import uuid7
 from app.temporal.instants import to_native
 from app.temporal.scope import TimeScope
@@ -85,21 +86,7 @@ class ClaimService:
         return WriteResult(recorded_at=recorded_at, claims=outcomes)
 
     def retract(self, workspace: str, claim_id: str, reason: str | None) -> datetime:
-        def work(tx):
-            recorded_at = next_transaction_time(self.graph, tx, workspace)
-            return self.graph.run(
-                tx, "claim_retract", workspace=workspace, id=claim_id, recorded_at=recorded_at, reason=reason
-            )
-
-        rows = self.graph.write(work, name="claim_retract")
-        if not rows:
-            raise NotFound(f"no claim {claim_id!r} in this workspace", field="id")
-        if not rows[0]["wasLive"]:
-            raise Conflict(
-                f"claim {claim_id!r} was already retracted at {to_native(rows[0]['retractedAt']).isoformat()}",
-                field="id",
-            )
-        return to_native(rows[0]["retractedAt"])
+        return retract(self.graph, "claim_retract", workspace, claim_id, reason, what="claim")
 
     # -- reads --------------------------------------------------------------------------------
 

@@ -24,8 +24,9 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app.errors import Conflict, InvalidInput, NotFound
+from app.errors import InvalidInput, NotFound
 from app.graph.client import GraphClient, next_transaction_time
+from app.graph.retraction import retract
 from app.ids import uuid7
 from app.temporal.instants import to_native
 
@@ -103,21 +104,7 @@ class IdentityService:
         return LinkOutcome(row["id"], row["created"], to_native(row["txFrom"]))
 
     def retract(self, workspace: str, link_id: str, reason: str | None) -> datetime:
-        def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
-            recorded_at = next_transaction_time(self.graph, tx, workspace)
-            return self.graph.run(
-                tx, "same_as_retract", workspace=workspace, id=link_id, recorded_at=recorded_at, reason=reason
-            )
-
-        rows = self.graph.write(work, name="same_as_retract")
-        if not rows:
-            raise NotFound(f"no identity link {link_id!r} in this workspace", field="id")
-        if not rows[0]["wasLive"]:
-            raise Conflict(
-                f"identity link {link_id!r} was already retracted at {to_native(rows[0]['retractedAt']).isoformat()}",
-                field="id",
-            )
-        return to_native(rows[0]["retractedAt"])
+        return retract(self.graph, "same_as_retract", workspace, link_id, reason, what="identity link")
 
     def propose(
         self, workspace: str, keys: Iterable[str], stated: Sequence[Proposal], recorded_by: str
