@@ -86,7 +86,7 @@ class ClaimService:
         return WriteResult(recorded_at=recorded_at, claims=outcomes)
 
     def retract(self, workspace: str, claim_id: str, reason: str | None) -> datetime:
-        return retract(self.graph, "claim_retract", workspace, claim_id, reason, what="claim")
+        return retract(self.graph, workspace, claim_id, reason, query="claim_retract", what="claim")
 
     # -- reads --------------------------------------------------------------------------------
 

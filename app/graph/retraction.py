@@ -12,7 +12,9 @@ from app.graph.client import GraphClient, next_transaction_time
 from app.temporal.instants import to_native
 
 
-def retract(graph: GraphClient, query: str, workspace: str, record_id: str, reason: str | None, what: str) -> datetime:
+def retract(
+    graph: GraphClient, workspace: str, record_id: str, reason: str | None, *, query: str, what: str
+) -> datetime:
     """Run `query` (parameters workspace, id, recorded_at, reason; returns wasLive and retractedAt)
     at this write's transaction time. NotFound for an id the workspace does not hold; Conflict,
     saying when, for a record retracted before. `what` names the record in those messages."""

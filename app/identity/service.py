@@ -104,7 +104,7 @@ class IdentityService:
         return LinkOutcome(row["id"], row["created"], to_native(row["txFrom"]))
 
     def retract(self, workspace: str, link_id: str, reason: str | None) -> datetime:
-        return retract(self.graph, "same_as_retract", workspace, link_id, reason, what="identity link")
+        return retract(self.graph, workspace, link_id, reason, query="same_as_retract", what="identity link")
 
     def propose(
         self, workspace: str, keys: Iterable[str], stated: Sequence[Proposal], recorded_by: str
