@@ -139,6 +139,7 @@ class Encoder:
                 return self.__dict__["model"]
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs or CLI output
             from sentence_transformers import SentenceTransformer
 
             path = locate_model(self.name)[0]
