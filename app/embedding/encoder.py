@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from app.settings import EmbeddingSettings
 
-Source = Literal["package", "path", "cache"]
+Source = Literal["package", "path", "fetched", "cache"]
 # The prompt names sentence-transformers' own encode_query / encode_document look for, in order.
 QUERY_PROMPT_NAMES = ("query",)
 DOCUMENT_PROMPT_NAMES = ("document", "passage", "corpus")
@@ -47,11 +47,15 @@ class ModelCard:
     licence: str
 
 
-def locate_model(name: str) -> tuple[str, Source]:
-    """Where the weights are, and how the name was meant: a path, a package that ships weights (its
-    get_model_path()), or else a name for the local Hugging Face cache."""
+def locate_model(name: str, models_dir: str | None = None) -> tuple[str, Source]:
+    """Where the weights are, and how the name was meant: a path, a model `donto models fetch` put in
+    `models_dir` (by its catalogue name), a package that ships weights (its get_model_path()), or
+    else a name for the local Hugging Face cache."""
     if Path(name).exists():
         return str(Path(name).resolve()), "path"
+    fetched = Path(models_dir).expanduser() / name if models_dir and "/" not in name else None
+    if fetched is not None and fetched.is_dir():
+        return str(fetched.resolve()), "fetched"
     try:
         module = importlib.import_module(name.replace("-", "_"))
     except ImportError:
@@ -129,6 +133,7 @@ class Encoder:
         self.batch_size = settings.batch_size
         self.device = settings.device
         self.trust_remote_code = settings.trust_remote_code
+        self.models_dir = settings.models_dir
         self._configured_prompts = (settings.query_prompt, settings.document_prompt)
         self._load_lock = threading.Lock()
 
@@ -142,8 +147,11 @@ class Encoder:
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs or CLI output
             from sentence_transformers import SentenceTransformer
 
-            path = locate_model(self.name)[0]
+            path = self.locate()[0]
             return SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
+
+    def locate(self) -> tuple[str, Source]:
+        return locate_model(self.name, self.models_dir)
 
     @cached_property
     def query_prompt(self) -> str | None:
@@ -159,7 +167,7 @@ class Encoder:
 
     @cached_property
     def card(self) -> ModelCard:
-        path, source = locate_model(self.name)
+        path, source = self.locate()
         return ModelCard(
             name=self.name,
             source=source,

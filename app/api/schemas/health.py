@@ -11,7 +11,7 @@ class ModelOut(BaseModel):
     """The configured embedding model (`donto models` prints the same card)."""
 
     name: str
-    source: Literal["package", "path", "cache"]
+    source: Literal["package", "path", "fetched", "cache"]
     dimensions: int
     max_seq_length: int
     query_prompt: str | None
