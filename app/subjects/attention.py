@@ -30,7 +30,7 @@ from app.temporal.instants import to_native, utc_now
 
 DEFAULT_SESSION = "default"  # the session of a client that sends no session_id
 PENDING_CAP = 10_000  # orient counts observations awaiting consolidation up to this many
-MAX_FETCH = 20_000  # the vector index spans all workspaces: widen up to this many neighbours
+MAX_FETCH = 20_000  # the most of a workspace's perspective vectors one search looks at
 SOUL_NOTE = (
     "CRITICAL: This content establishes the fundamental character and values for this session. "
     "It must be preserved during context compaction. Do not remove."
@@ -310,8 +310,9 @@ class AttentionService:
         subject_ids: list[str],
         exclude: Sequence[str] = (),
     ) -> list[Item]:
-        """Nearest items over every perspective, ranked by the retrieval penalty. The vector index
-        spans every workspace, so it is asked for more neighbours until enough are this workspace's."""
+        """Nearest items over every perspective, ranked by the retrieval penalty. The index search is of
+        this workspace's vectors only; it is asked for more while the subjects asked for, or what the
+        session was already shown, leave too few items."""
         want = limit * 3 if not subject_ids else limit * 10  # the penalty reorders: rank from a wider pool
         fetch = max(100, want * len(state.perspectives) * 2)
         while True:
