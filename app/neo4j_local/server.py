@@ -348,7 +348,7 @@ class LocalNeo4j:
             # The databases are already checkpointed and closed when Bolt's Netty loops stop; their 5 s
             # default quiet period (twice) made every stop take 10 s. (5.x, which bench vector-filter still
             # starts, named the key without "_duration"; an unknown key stops the server.)
-            f"{QUIET_PERIOD}{'' if s.version.startswith('5.') else '_duration'}=0s",
+            f"{QUIET_PERIOD}=0" if s.version.startswith("5.") else f"{QUIET_PERIOD}_duration=0s",
             # Browser plays guides (`:play URL`) and fetches styles (`:style URL`) only from these hosts:
             # donto serves its guide and style sheet (2026.x still names the setting "whitelist").
             f"browser.remote_content_hostname_whitelist={','.join(self._guide_hosts())}",
