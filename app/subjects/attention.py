@@ -315,6 +315,7 @@ class AttentionService:
         session was already shown, leave too few items."""
         want = limit * 3 if not subject_ids else limit * 10  # the penalty reorders: rank from a wider pool
         fetch = max(100, want * len(state.perspectives) * 2)
+        found = -1  # items the last, narrower search found
         while True:
             rows = self.graph.read_query(
                 "memory_vector_search",
@@ -328,9 +329,10 @@ class AttentionService:
             # the index scores cosine as (1 + cos) / 2: rank on the cosine itself (see ranking.py)
             hits = {r["id"]: (max(0.0, 2 * r["score"] - 1), r["perspective"]) for r in rows}
             ranked = self._rank(workspace, hits, subject_ids, state.generation)
-            if len(ranked) >= limit or len(rows) >= want or fetch >= MAX_FETCH:
+            # No new item from 4x the vectors: the workspace has no more (its search is of its vectors only).
+            if len(ranked) >= limit or len(rows) >= want or fetch >= MAX_FETCH or len(rows) == found:
                 return ranked[:limit]
-            fetch = min(fetch * 4, MAX_FETCH)
+            found, fetch = len(rows), min(fetch * 4, MAX_FETCH)
 
     def _rank(
         self, workspace: str, hits: dict[str, tuple[float, str | None]], subject_ids: list[str], generation: int
