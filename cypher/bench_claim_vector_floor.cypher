@@ -1,6 +1,9 @@
-// The bare vector-index query over claim embeddings, no filter and no ranking: the floor
-// `python -m bench scale` sets beside recall (asked for the same $k neighbours).
+// The bare vector-index search over claim embeddings, no filter and no ranking: the floor
+// `python -m bench scale` sets beside recall (asked for the same $k neighbours, by SEARCH as recall's
+// claim arm is).
 // Parameters: $vector (list of floats), $k
 // Returns: id, score
-CALL db.index.vector.queryNodes('claim_embedding', $k, $vector) YIELD node, score
+CYPHER 25
+MATCH (node:Claim)
+  SEARCH node IN (VECTOR INDEX claim_embedding FOR $vector LIMIT $k) SCORE AS score
 RETURN node.id AS id, score

@@ -1,5 +1,5 @@
 // Bench scaffolding on a throwaway server (the product's indexes live in schema.cypher): the
-// vector index over :BenchVector as donto's recall indexes are made on Neo4j 5.26 (cosine,
+// vector index over :BenchVector as donto's recall indexes were made on Neo4j 5.26 (cosine,
 // quantisation off, no filter properties).
 // Parameters: $dimensions
 // Returns: nothing

@@ -1,5 +1,5 @@
-// Bench: Neo4j 5.26's workspace-filtered vector search as donto's recall arms do it (see
-// recall_passage_vector): $candidates nearest in the whole index, then the workspace filter.
+// Bench: Neo4j 5.26's workspace-filtered vector search as donto's recall arms did it there (before
+// SEARCH): $candidates nearest in the whole index, then the workspace filter.
 // Parameters: $vector (list of floats), $workspace, $candidates, $k
 // Returns: id, score — best first
 CALL db.index.vector.queryNodes('bench_vector', $candidates, $vector) YIELD node, score

@@ -1,12 +1,16 @@
 // Recall arm: claims nearest the query vector (cosine), valid at $valid_at and known at
-// $known_at, with the episode turns their evidence cites (a hit promotes those turns).
+// $known_at, with the episode turns their evidence cites (a hit promotes those turns). The
+// workspace is filtered inside the vector index (SEARCH, Cypher 25); of its $candidates nearest,
+// the two time axes keep at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
 // Returns: claimId, turnIds (list), score — best first
-CALL db.index.vector.queryNodes('claim_embedding', $candidates, $vector) YIELD node, score
+CYPHER 25
+MATCH (node:Claim)
+  SEARCH node IN (VECTOR INDEX claim_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
+  SCORE AS score
 WITH node, score
-WHERE node.workspace = $workspace AND node.txFrom <= $known_at
-  AND (node.txTo IS NULL OR node.txTo > $known_at)
+WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (node.validFrom IS NULL OR node.validFrom <= $valid_at) AND (node.validTo IS NULL OR node.validTo > $valid_at)
 RETURN node.id AS claimId, [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id] AS turnIds, score
 ORDER BY score DESC

@@ -1,12 +1,15 @@
 // Recall arm: sentence passages nearest the query vector (cosine), mapped to their turns; in the
-// workspace, said by $valid_at and known at $known_at. $candidates over-fetches before filtering.
+// workspace, said by $valid_at and known at $known_at. The workspace is filtered inside the vector
+// index (SEARCH, Cypher 25); of its $candidates nearest, the time scope keeps at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
 // Returns: turnId, passageId, dated (the passage resolved a time expression), score — best first
-CALL db.index.vector.queryNodes('passage_embedding', $candidates, $vector) YIELD node, score
+CYPHER 25
+MATCH (node:Passage)
+  SEARCH node IN (VECTOR INDEX passage_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
+  SCORE AS score
 WITH node, score
-WHERE node.workspace = $workspace AND node.txFrom <= $known_at
-  AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
 RETURN node.turnId AS turnId, node.id AS passageId, node.dateResolved AS dated, score
 ORDER BY score DESC
 LIMIT $limit

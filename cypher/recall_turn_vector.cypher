@@ -1,13 +1,16 @@
 // Recall arm: turns nearest the query vector (cosine), in the workspace, said by $valid_at and
-// known at $known_at. The vector index is global, so $candidates over-fetches before the
-// workspace filter.
+// known at $known_at. The workspace is filtered inside the vector index (SEARCH, Cypher 25): the
+// $candidates nearest of the workspace's turns, then the time scope, which SEARCH's WHERE cannot
+// express (it takes no OR), keeps at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
 // Returns: turnId, score — best first
-CALL db.index.vector.queryNodes('turn_embedding', $candidates, $vector) YIELD node, score
+CYPHER 25
+MATCH (node:Turn)
+  SEARCH node IN (VECTOR INDEX turn_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
+  SCORE AS score
 WITH node, score
-WHERE node.workspace = $workspace AND node.txFrom <= $known_at
-  AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
 RETURN node.id AS turnId, score
 ORDER BY score DESC
 LIMIT $limit

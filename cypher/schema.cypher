@@ -1,5 +1,5 @@
 // donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
-// schema-version: 6
+// schema-version: 7
 // Every statement is IF [NOT] EXISTS or MERGE, so applying twice changes nothing.
 // Version 2 added the session and speaker-aware full-text indexes: a graph written under version 1
 // gets the texts they read from `donto reembed`. Version 3 added the job queue (:Job, :JobPass);
@@ -10,7 +10,12 @@
 // to their subjects, (:Understanding)-[:UNDERSTANDS]->(:Subject), instead of the ABOUT they shared
 // with observations (so reading a subject's observations no longer walks its understandings, nor the
 // other way round); applying it moves a version 5 graph's edges over, in batches
-// (schema_understands_migrate, run by GraphClient.apply_schema until none is left).
+// (schema_understands_migrate, run by GraphClient.apply_schema until none is left). Version 7 (Neo4j
+// 2026.x) makes every vector index with its nodes' workspace as a filter property (`WITH [n.workspace]`,
+// Cypher 25), so a search is filtered by workspace inside the index (the SEARCH clause) instead of
+// over-fetching from all workspaces; GraphClient.apply_schema drops the version 6 indexes, made without
+// it (IF NOT EXISTS would keep them as they are), and these statements make them again: the vectors stay
+// on the nodes and the index repopulates from them.
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
@@ -71,17 +76,18 @@ CREATE INDEX passage_date IF NOT EXISTS FOR (p:Passage) ON (p.workspace, p.dateF
 // Recall: cosine vector indexes (dimension of the embedding model: run with
 // `:param embedding_dimensions => 384` for all-MiniLM-L6-v2) and two full-text indexes, whose
 // English analyzer stems words ("painted" finds "painting") and drops stop words.
-// Quantisation off: these indexes are small, and exact vectors keep recall stable.
-CREATE VECTOR INDEX turn_embedding IF NOT EXISTS FOR (t:Turn) ON t.embedding
+// Quantisation off: these indexes are small, and exact vectors keep recall stable. Each vector index
+// carries its nodes' workspace (`WITH [...]`, Cypher 25), so recall searches one workspace's vectors.
+CYPHER 25 CREATE VECTOR INDEX turn_embedding IF NOT EXISTS FOR (t:Turn) ON t.embedding WITH [t.workspace]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
-CREATE VECTOR INDEX turn_context_embedding IF NOT EXISTS FOR (t:Turn) ON t.contextEmbedding
+CYPHER 25 CREATE VECTOR INDEX turn_context_embedding IF NOT EXISTS FOR (t:Turn) ON t.contextEmbedding WITH [t.workspace]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
-CREATE VECTOR INDEX passage_embedding IF NOT EXISTS FOR (p:Passage) ON p.embedding
+CYPHER 25 CREATE VECTOR INDEX passage_embedding IF NOT EXISTS FOR (p:Passage) ON p.embedding WITH [p.workspace]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
-CREATE VECTOR INDEX claim_embedding IF NOT EXISTS FOR (c:Claim) ON c.embedding
+CYPHER 25 CREATE VECTOR INDEX claim_embedding IF NOT EXISTS FOR (c:Claim) ON c.embedding WITH [c.workspace]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
 // Turns and passages are searched with their speaker, as claims are with their subject: a
@@ -140,13 +146,14 @@ CREATE CONSTRAINT understanding_id IF NOT EXISTS FOR (u:Understanding) REQUIRE u
 CREATE INDEX understanding_workspace_kind IF NOT EXISTS FOR (u:Understanding) ON (u.workspace, u.kind);
 // Perspectives: named instruction prefixes; every observation, understanding and subject summary
 // is embedded once per perspective of its workspace: (:PerspectiveVector)-[:EMBEDS]->(target).
+// Their vector index filters by workspace and by the model that made the vector.
 CREATE CONSTRAINT perspective_name IF NOT EXISTS FOR (p:Perspective) REQUIRE (p.workspace, p.name) IS UNIQUE;
 CREATE INDEX perspective_vector_target IF NOT EXISTS FOR (v:PerspectiveVector) ON (v.targetId);
 CREATE INDEX perspective_vector_workspace IF NOT EXISTS FOR (v:PerspectiveVector) ON (v.workspace);
-CREATE VECTOR INDEX perspective_embedding IF NOT EXISTS FOR (v:PerspectiveVector) ON v.embedding
+CYPHER 25 CREATE VECTOR INDEX perspective_embedding IF NOT EXISTS FOR (v:PerspectiveVector) ON v.embedding WITH [v.workspace, v.model]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
-CREATE VECTOR INDEX subject_embedding IF NOT EXISTS FOR (s:Subject) ON s.embedding
+CYPHER 25 CREATE VECTOR INDEX subject_embedding IF NOT EXISTS FOR (s:Subject) ON s.embedding WITH [s.workspace]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
 CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (n:Observation|Understanding) ON EACH [n.text, n.summary]

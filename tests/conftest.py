@@ -3,7 +3,8 @@ model; `pytest -m unit` runs it in seconds. Everything else is a graph test.
 
 Every graph test runs against a real Neo4j server:
 - default: a throwaway local Neo4j Community started for the session from the Maven-resolved jars;
-- DONTO_TEST_NEO4J=docker: a testcontainers Neo4jContainer (neo4j:5.26-community), needs a Docker engine;
+- DONTO_TEST_NEO4J=docker: a testcontainers Neo4jContainer (neo4j:<LocalNeo4jSettings.version>-community),
+  needs a Docker engine;
 - DONTO_TEST_NEO4J=external: the server named by NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD.
 Tests share one database and isolate themselves by workspace, so none needs a wipe."""
 
@@ -37,7 +38,7 @@ def neo4j_connection() -> Iterator[tuple[str, str, str]]:
     if mode == "docker":
         from testcontainers.neo4j import Neo4jContainer
 
-        with Neo4jContainer("neo4j:5.26-community") as container:
+        with Neo4jContainer(f"neo4j:{LocalNeo4jSettings().version}-community") as container:
             yield container.get_connection_url(), "neo4j", container.password
     elif mode == "external":
         yield os.environ["NEO4J_URI"], os.environ.get("NEO4J_USER", "neo4j"), os.environ["NEO4J_PASSWORD"]

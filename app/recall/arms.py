@@ -6,7 +6,6 @@ switched on and off by name like the arms."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
@@ -17,7 +16,10 @@ from app.recall.lucene import lucene_query
 from app.temporal.phrases import resolve_time_expressions
 from app.temporal.scope import TimeScope
 
-MAX_CANDIDATES = 20_000  # the widest a vector arm over-fetches while the workspace filter starves it
+# Candidates an index arm ranks before the time scope (and, for full text, the workspace) filters them
+# down to its limit. Vector arms search one workspace's vectors (filtered inside the index); their time
+# filters have no place in SEARCH's WHERE (they need OR), so they keep this headroom.
+CANDIDATES_PER_RESULT = 4
 
 
 @dataclass(frozen=True)
@@ -63,26 +65,13 @@ def run_arm(
         if window is None:
             return []
         return graph.read_query(arm.query, vector=vector, limit=limit, **window, **params)
+    candidates = limit * CANDIDATES_PER_RESULT
     if not arm.uses_vector:
         lucene = lucene_query(question)
         if lucene is None:
             return []
-        return graph.read_query(arm.query, lucene=lucene, candidates=limit * 4, limit=limit, **params)
-    return widened(
-        lambda candidates: graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **params),
-        limit,
-    )
-
-
-def widened(fetch: Callable[[int], list[dict[str, Any]]], limit: int) -> list[dict[str, Any]]:
-    """fetch(candidates)'s rows, asking for more candidates while the workspace filter leaves fewer
-    than `limit`: the vector index spans all workspaces (Neo4j 5.26 cannot filter inside it)."""
-    candidates = max(limit * 4, 200)
-    while True:
-        rows = fetch(candidates)
-        if len(rows) >= limit or candidates >= MAX_CANDIDATES:
-            return rows
-        candidates = min(candidates * 8, MAX_CANDIDATES)  # 12,800 * 8 would ask for 102,400
+        return graph.read_query(arm.query, lucene=lucene, candidates=candidates, limit=limit, **params)
+    return graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **params)
 
 
 def time_window(question: str, now: datetime) -> dict[str, Any] | None:

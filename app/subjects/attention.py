@@ -30,7 +30,7 @@ from app.temporal.instants import to_native, utc_now
 
 DEFAULT_SESSION = "default"  # the session of a client that sends no session_id
 PENDING_CAP = 10_000  # orient counts observations awaiting consolidation up to this many
-MAX_FETCH = 20_000  # the vector index spans all workspaces: widen up to this many neighbours
+MAX_FETCH = 20_000  # the most of a workspace's perspective vectors one search looks at
 SOUL_NOTE = (
     "CRITICAL: This content establishes the fundamental character and values for this session. "
     "It must be preserved during context compaction. Do not remove."
@@ -310,10 +310,12 @@ class AttentionService:
         subject_ids: list[str],
         exclude: Sequence[str] = (),
     ) -> list[Item]:
-        """Nearest items over every perspective, ranked by the retrieval penalty. The vector index
-        spans every workspace, so it is asked for more neighbours until enough are this workspace's."""
+        """Nearest items over every perspective, ranked by the retrieval penalty. The index search is of
+        this workspace's vectors only; it is asked for more while the subjects asked for, or what the
+        session was already shown, leave too few items."""
         want = limit * 3 if not subject_ids else limit * 10  # the penalty reorders: rank from a wider pool
         fetch = max(100, want * len(state.perspectives) * 2)
+        found = -1  # items the last, narrower search found
         while True:
             rows = self.graph.read_query(
                 "memory_vector_search",
@@ -327,9 +329,10 @@ class AttentionService:
             # the index scores cosine as (1 + cos) / 2: rank on the cosine itself (see ranking.py)
             hits = {r["id"]: (max(0.0, 2 * r["score"] - 1), r["perspective"]) for r in rows}
             ranked = self._rank(workspace, hits, subject_ids, state.generation)
-            if len(ranked) >= limit or len(rows) >= want or fetch >= MAX_FETCH:
+            # No new item from 4x the vectors: the workspace has no more (its search is of its vectors only).
+            if len(ranked) >= limit or len(rows) >= want or fetch >= MAX_FETCH or len(rows) == found:
                 return ranked[:limit]
-            fetch = min(fetch * 4, MAX_FETCH)
+            found, fetch = len(rows), min(fetch * 4, MAX_FETCH)
 
     def _rank(
         self, workspace: str, hits: dict[str, tuple[float, str | None]], subject_ids: list[str], generation: int

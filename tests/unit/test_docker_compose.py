@@ -55,8 +55,7 @@ def test_neo4j_password_is_the_same_on_both_sides(services):
 
 
 def test_neo4j_image_is_the_local_servers_version(services):
-    major_minor = ".".join(default(LocalNeo4jSettings, "version").split(".")[:2])
-    assert services["neo4j"]["image"] == f"neo4j:{major_minor}-community"
+    assert services["neo4j"]["image"] == f"neo4j:{default(LocalNeo4jSettings, 'version')}-community"
     published = {port.rsplit(":", 1)[-1] for port in services["neo4j"]["ports"]}
     assert published == {"7474", "7687"}
     assert services["api"]["depends_on"]["neo4j"]["condition"] == "service_healthy"

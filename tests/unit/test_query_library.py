@@ -4,7 +4,9 @@ name the code runs has its file (found by reading the code, not by running it)."
 from __future__ import annotations
 
 import ast
+import re
 
+from app.graph.client import VECTOR_INDEXES
 from app.graph.queries import QueryLibrary, schema_statements, schema_text, schema_version
 from support import REPO
 
@@ -55,5 +57,16 @@ def test_schema_file_has_a_version_and_statements():
     text = schema_text()
     assert schema_version(text) >= 2
     statements = schema_statements(text)
-    assert all(s.split()[0] in {"CREATE", "DROP", "MERGE", "CALL"} for s in statements)
+    assert all(s.removeprefix("CYPHER 25 ").split()[0] in {"CREATE", "DROP", "MERGE", "CALL"} for s in statements)
     assert statements[-1] == "CALL db.awaitIndexes(300)"  # nothing reads a half-built index
+
+
+def test_every_vector_index_carries_the_filter_properties_the_client_expects():
+    # apply_schema drops an index lacking VECTOR_INDEXES' properties; schema.cypher must then make it with them.
+    made = {}
+    for statement in schema_statements(schema_text()):
+        found = re.match(r"CYPHER 25 CREATE VECTOR INDEX (\w+) .* WITH \[([^\]]*)\]", statement, re.DOTALL)
+        if found:
+            made[found[1]] = tuple(p.strip().split(".")[1] for p in found[2].split(","))
+    assert made == VECTOR_INDEXES
+    assert all(properties[0] == "workspace" for properties in made.values())  # every search is of one workspace
