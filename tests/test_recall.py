@@ -467,3 +467,13 @@ def test_each_distinct_text_is_encoded_once_and_a_one_sentence_turn_is_its_own_p
     assert first["passages"] == [first["turn"]] and first["exchange"] == first["turn"]
     assert len(second["passages"]) == 2 and second["turn"] not in second["passages"]
     assert again["turn"] == first["turn"] and again["exchange"] != first["exchange"]
+
+
+def test_an_as_of_recall_finds_the_old_turn_under_hundreds_of_nearer_newer_ones(api: Api):
+    # The vector index returns the workspace's nearest turns first, the time scope filters after it:
+    # here the 300 nearest were all said later, so the arm has to ask for more than its first 240.
+    then = episode(api, "old", [("Ann", "I keep a few beehives behind the house.")])["recorded_at"]
+    episode(api, "new", [("Ann", f"Bees in the garden again, note {i}.") for i in range(300)])
+    ask = {"k": 5, "arms": ["turn_vector"], "include_provenance": True}
+    assert "old-0" not in turn_ids(recall(api, "bees in the garden", **ask))
+    assert turn_ids(recall(api, "bees in the garden", known_at=then, **ask)) == ["old-0"]

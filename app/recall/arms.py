@@ -6,6 +6,7 @@ switched on and off by name like the arms."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
@@ -20,6 +21,9 @@ from app.temporal.scope import TimeScope
 # down to its limit. Vector arms search one workspace's vectors (filtered inside the index); their time
 # filters have no place in SEARCH's WHERE (they need OR), so they keep this headroom.
 CANDIDATES_PER_RESULT = 4
+# A read as of the past may find most of the workspace's nearest vectors too new: the arm then asks
+# for more candidates, at most this many.
+MAX_CANDIDATES = 20_000
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,22 @@ def run_arm(
         if lucene is None:
             return []
         return graph.read_query(arm.query, lucene=lucene, candidates=candidates, limit=limit, **params)
-    return graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **params)
+
+    def fetch(candidates: int) -> list[dict[str, Any]]:
+        return graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **params)
+
+    return widened(fetch, limit) if scope.looks_back() else fetch(candidates)
+
+
+def widened(fetch: Callable[[int], list[dict[str, Any]]], limit: int) -> list[dict[str, Any]]:
+    """fetch(candidates)'s rows, asking for 8x more candidates while the time scope leaves fewer than
+    `limit` of them, up to MAX_CANDIDATES."""
+    candidates = limit * CANDIDATES_PER_RESULT
+    while True:
+        rows = fetch(candidates)
+        if len(rows) >= limit or candidates >= MAX_CANDIDATES:
+            return rows
+        candidates = min(candidates * 8, MAX_CANDIDATES)
 
 
 def time_window(question: str, now: datetime) -> dict[str, Any] | None:
