@@ -30,7 +30,9 @@ def bench_settings(settings: Settings, throwaway: bool) -> Iterator[Settings]:
     """The configured Neo4j, or (throwaway=True) a fresh local server that is removed afterwards.
     The per-key rate limit is off: a bench drives its one key as fast as the server answers."""
     if not throwaway:
-        yield settings.model_copy(update={"api": ApiSettings(api_key=SecretStr(BENCH_KEY), rate_limit_per_s=0)})
+        yield settings.model_copy(
+            update={"api": ApiSettings(api_key=SecretStr(BENCH_KEY), rate_limit_per_s=0, keep_alive_s=3600)}
+        )
         return
     from app.neo4j_local import throwaway_server
 
@@ -44,7 +46,12 @@ def bench_settings(settings: Settings, throwaway: bool) -> Iterator[Settings]:
         yield settings.model_copy(
             update={
                 "neo4j": Neo4jSettings(uri=uri, user=user, password=SecretStr(password)),
-                "api": ApiSettings(api_key=SecretStr(BENCH_KEY), max_body_bytes=64 * 1024 * 1024, rate_limit_per_s=0),
+                # keep_alive_s: a bench's client idles between requests while it works in process
+                # (profiles, baselines); past the server's keep-alive its close races the next request
+                # (a 100-minute locomo run died of one "connection reset by peer").
+                "api": ApiSettings(
+                    api_key=SecretStr(BENCH_KEY), max_body_bytes=64 * 1024 * 1024, rate_limit_per_s=0, keep_alive_s=3600
+                ),
             }
         )
 

@@ -33,6 +33,7 @@ from app.temporal.scope import TimeScope
 from bench.common import bench_settings, percentile, served_api
 
 KS = (5, 10, 20, 40)
+LEADS = (("turn", 5), ("turn", 20), ("session", 5))  # printed after each conversation
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -187,6 +188,17 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                             k,
                         )
                     results[method].append((qa["category"], scores))
+            so_far = results["donto"]  # printed as it goes: a run that dies later keeps what it measured
+            print(
+                f"{sample['sample_id']}: donto so far over {len(so_far)} questions: "
+                + ", ".join(f"{m}@{k} {statistics.mean(r[f'{m}@{k}'] for _, r in so_far):.3f}" for m, k in LEADS)
+                + "".join(
+                    f"; {name} turn@20 {statistics.mean(r['turn@20'] for _, r in results[f'donto {name}']):.3f}"
+                    for name in profiles
+                )
+                + f" [{model}]",
+                flush=True,
+            )
     report(results, latencies, server_ms, model)
     print(
         f"ingest: {ingested / ingest_s:.1f} turns/s over {ingested:.0f} turns, raw encode of the same turns "
