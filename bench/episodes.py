@@ -2,8 +2,9 @@
 
 Each LoCoMo conversation goes in through POST /v1/episodes (one request per session, as
 `bench locomo` does it). The floor, measured right after each conversation in the same run: the
-model's own `encode` of the same turns (`speaker: text`, the document prompt, donto's batch size),
-which is what ingest would cost if each turn were encoded once and nothing else were done.
+model's own `encode` of the same turns (`speaker: text`, the document prompt), the faster of its
+plain batches of donto's batch size and donto's length-bounded ones: what ingest would cost if each
+turn were encoded once and nothing else were done.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from app.memory import Memory
 from app.settings import Settings
-from bench.common import bench_settings, served_api
+from bench.common import bench_settings, served_api, timed
 from bench.locomo import conversation_turns
 
 
@@ -42,15 +43,18 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 http.post("/v1/episodes", json=body, headers=headers).raise_for_status()
             ingest_s = time.perf_counter() - started
             spoken = [f"{t['speaker']}: {t['text']}" for _, _, turns in sessions for t in turns]
-            started = time.perf_counter()
-            encoder.model.encode(
-                spoken,
-                prompt=encoder.document_prompt,
-                batch_size=encoder.batch_size,
-                normalize_embeddings=True,
-                show_progress_bar=False,
+            # The floor is the faster of the model's plain encode at donto's batch size and donto's
+            # own length-bounded batching, each encoding every turn once and nothing else.
+            plain_s = timed(
+                lambda: encoder.model.encode(
+                    spoken,
+                    prompt=encoder.document_prompt,
+                    batch_size=encoder.batch_size,
+                    normalize_embeddings=True,
+                    show_progress_bar=False,
+                )
             )
-            raw_s = time.perf_counter() - started
+            raw_s = min(plain_s, timed(lambda: encoder.encode(spoken)))
             row = {
                 "conversation": sample["sample_id"],
                 "turns": len(spoken),

@@ -223,15 +223,16 @@ def report(
         for level in ("turn", "session"):
             cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for _, r in rows):.3f}" for k in KS)
             print(f"{method:<{width}} {level:<8}{cells}  {model}")
-    print("\ndonto per category")
-    print("category       n    level    " + "".join(f"  @{k:<5}" for k in KS))
-    for category, name in CATEGORIES.items():
-        in_category = [r for c, r in results["donto"] if c == category]
-        if not in_category:  # a subset of conversations may ask none of a category
-            continue
-        for level in ("turn", "session"):
-            cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for r in in_category):.3f}" for k in KS)
-            print(f"{name:<12} {len(in_category):>4}    {level:<8}{cells}  {model}")
+    for method in [m for m in results if m == "donto" or m.startswith("donto ")]:
+        print(f"\n{method} per category")
+        print("category       n    level    " + "".join(f"  @{k:<5}" for k in KS))
+        for category, name in CATEGORIES.items():
+            in_category = [r for c, r in results[method] if c == category]
+            if not in_category:  # a subset of conversations may ask none of a category
+                continue
+            for level in ("turn", "session"):
+                cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for r in in_category):.3f}" for k in KS)
+                print(f"{name:<12} {len(in_category):>4}    {level:<8}{cells}  {model}")
     ms = [x * 1000 for x in latencies]
     print(
         f"\nrecall latency (client, k=40, with provenance): p50 {statistics.median(ms):.1f} ms, "

