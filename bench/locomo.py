@@ -30,7 +30,7 @@ from app.memory import Memory
 from app.recall.service import RecallRequest
 from app.settings import Settings
 from app.temporal.scope import TimeScope
-from bench.common import bench_settings, percentile, served_api
+from bench.common import bench_settings, percentile, served_api, timed
 
 KS = (5, 10, 20, 40)
 LEADS = (("turn", 5), ("turn", 20), ("session", 5))  # printed after each conversation
@@ -96,6 +96,8 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     run_id = uuid.uuid4().hex[:6]
     results: dict[str, list[tuple[int, dict]]] = defaultdict(list)  # method -> [(category, {level@k: r})]
     latencies, server_ms = [], []
+    recall_k20: list[float] = []  # the measure: k = 20 with provenance, through REST
+    floor_k20: list[float] = []  # one query embedding plus one bare vector-index query for 20 turns
     profiles = {name: json.loads(weights) for name, weights in (p.split("=", 1) for p in args.profile)}
     profile_ms: dict[str, list[float]] = defaultdict(list)
     ingested = ingest_s = raw_s = 0.0
@@ -150,6 +152,23 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 latencies.append(time.perf_counter() - t0)
                 response.raise_for_status()
                 server_ms.append(response.json()["took_ms"])
+                recall_k20.append(
+                    timed(
+                        lambda: http.post(
+                            "/v1/recall", headers=headers, json={"query": question, "k": 20, "include_provenance": True}
+                        ).raise_for_status()
+                    )
+                )
+                floor_k20.append(
+                    timed(
+                        lambda: memory.graph.read_query(
+                            "bench_turn_vector_floor",
+                            workspace=workspace,
+                            vector=encoder.encode_query(question),
+                            k=20,
+                        )
+                    )
+                )
                 found = [tid for item in response.json()["items"] for tid in item["provenance"]["turn_ids"]]
                 by_profile = {}
                 for name, profile in profiles.items():
@@ -203,6 +222,14 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     print(
         f"ingest: {ingested / ingest_s:.1f} turns/s over {ingested:.0f} turns, raw encode of the same turns "
         f"{ingested / raw_s:.1f} turns/s (ratio {raw_s / ingest_s:.2f}) [{model}]"
+    )
+    recall_ms, floor_ms = [x * 1000 for x in recall_k20], [x * 1000 for x in floor_k20]
+    print(
+        f"recall k=20 with provenance (REST): p50 {statistics.median(recall_ms):.1f} ms, p95 "
+        f"{percentile(recall_ms, 95):.1f} ms; floor (one query embedding + one bare vector query for 20 turns, "
+        f"in process): p50 {statistics.median(floor_ms):.1f} ms, p95 {percentile(floor_ms, 95):.1f} ms; ratio p50 "
+        f"{statistics.median(recall_ms) / statistics.median(floor_ms):.2f}x, p95 "
+        f"{percentile(recall_ms, 95) / percentile(floor_ms, 95):.2f}x [{model}]"
     )
     for name, ms in profile_ms.items():
         print(

@@ -1,0 +1,9 @@
+// The bare vector-index search over one workspace's turn embeddings, nothing after it: the floor
+// `python -m bench locomo` sets beside recall (the same $k neighbours, searched by SEARCH inside the
+// index as recall's turn arm is, with no time scope, fusion or provenance).
+// Parameters: $workspace, $vector (list of floats), $k
+// Returns: id, score
+CYPHER 25
+MATCH (node:Turn)
+  SEARCH node IN (VECTOR INDEX turn_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $k) SCORE AS score
+RETURN node.id AS id, score
