@@ -182,17 +182,15 @@ class Encoder:
         )
 
     def _token_lengths(self, texts: Sequence[str], prompt: str | None) -> list[int]:
-        """Each text's length in the model's tokens (prompt included, capped at the model's limit);
-        a model without a tokenizer gets a characters-per-token guess."""
-        prompted = [f"{prompt or ''}{text}" for text in texts]
-        try:
-            tokenizer = self.model.tokenizer
-        except AttributeError:
-            tokenizer = None
-        if tokenizer is None:
-            return [len(text) // 4 + 1 for text in prompted]
-        ids = tokenizer(prompted, truncation=True, max_length=self.model.max_seq_length)["input_ids"]
-        return [len(i) for i in ids]
+        """Each text's length in the model's tokens, prompt included, as the model's own `encode`
+        tokenizes it: through sentence-transformers' preprocess, so the shared tokenizer keeps the
+        padding and truncation `encode` sets (changing them while another thread encodes fails with
+        "Already borrowed"). A model without it gets a characters-per-token guess."""
+        preprocess = getattr(self.model, "preprocess", None)
+        mask = preprocess(list(texts), prompt=prompt).get("attention_mask") if preprocess else None
+        if mask is None:
+            return [len(f"{prompt or ''}{text}") // 4 + 1 for text in texts]
+        return [int(n) for n in mask.sum(1).tolist()]
 
     def batches(self, texts: Sequence[str], prompt: str | None) -> list[list[int]]:
         """Indexes of `texts` in encoding batches, longest first: at most batch_size texts and

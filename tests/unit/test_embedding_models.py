@@ -131,13 +131,13 @@ class WordTokenizedModel:
     in the encode call's batch, its word count], and every batch it was given is kept."""
 
     prompts: dict[str, str] = {}
-    max_seq_length = 50
 
     def __init__(self) -> None:
         self.batches: list[list[str]] = []
 
-    def tokenizer(self, texts: list[str], truncation: bool, max_length: int) -> dict[str, list[list[int]]]:
-        return {"input_ids": [[0] * min(len(t.split()), max_length) for t in texts]}
+    def preprocess(self, texts: list[str], prompt: str | None = None) -> dict[str, np.ndarray]:
+        longest = max(len(t.split()) for t in texts)
+        return {"attention_mask": np.array([[1] * len(t.split()) + [0] * (longest - len(t.split())) for t in texts])}
 
     def encode(self, texts: list[str], batch_size: int, **_: Any) -> np.ndarray:
         assert batch_size == len(texts)
