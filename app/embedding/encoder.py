@@ -184,8 +184,8 @@ class Encoder:
     def _token_lengths(self, texts: Sequence[str], prompt: str | None) -> list[int]:
         """Each text's length in the model's tokens, prompt included, as the model's own `encode`
         tokenizes it: through sentence-transformers' preprocess, so the shared tokenizer keeps the
-        padding and truncation `encode` sets (changing them while another thread encodes fails with
-        "Already borrowed"). A model without it gets a characters-per-token guess."""
+        padding and truncation `encode` sets (tokenizers can fail with "Already borrowed" when those
+        change while another thread encodes). A model without it gets a characters-per-token guess."""
         preprocess = getattr(self.model, "preprocess", None)
         mask = preprocess(list(texts), prompt=prompt).get("attention_mask") if preprocess else None
         if mask is None:
@@ -196,7 +196,7 @@ class Encoder:
         """Indexes of `texts` in encoding batches, longest first: at most batch_size texts and
         batch_size x TOKENS_PER_TEXT tokens once padded to the batch's longest. A batch is padded to
         its longest text, so one long exchange among 63 short passages made the whole batch long:
-        bounding the padded size halved episode encoding on 2 CPU cores (docs/bench-episodes.json)."""
+        bounding the padded size halved episode encoding on 2 CPU cores (README, "Not yet")."""
         lengths = self._token_lengths(texts, prompt)
         budget = self.batch_size * TOKENS_PER_TEXT
         batches: list[list[int]] = []
