@@ -161,7 +161,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 )
                 floor_k20.append(
                     timed(
-                        lambda: memory.graph.read_query(
+                        lambda: memory.graph.read_list(
                             "bench_turn_vector_floor",
                             workspace=workspace,
                             vector=encoder.encode_query(question),

@@ -85,7 +85,7 @@ def measure(http: Any, memory: Memory, tips: list[str], samples: int, batch: int
             timed(lambda: http.post("/v1/recall", json={"query": query, "k": 20}).raise_for_status())
         )
         times["recall_floor"].append(
-            timed(lambda: graph.read_query("bench_claim_vector_floor", vector=encoder.encode_query(query), k=20))
+            timed(lambda: graph.read_list("bench_claim_vector_floor", vector=encoder.encode_query(query), k=20))
         )
     ingest: list[float] = []
     for _ in range(max(3, samples // 50)):

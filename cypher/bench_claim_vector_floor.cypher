@@ -2,8 +2,8 @@
 // `python -m bench scale` sets beside recall (asked for the same $k neighbours, by SEARCH as recall's
 // claim arm is).
 // Parameters: $vector (list of floats), $k
-// Returns: id, score
+// Returns: one row, rows: a list of {id, score} (the form recall's queries answer in)
 CYPHER 25
 MATCH (node:Claim)
   SEARCH node IN (VECTOR INDEX claim_embedding FOR $vector LIMIT $k) SCORE AS score
-RETURN node.id AS id, score
+RETURN collect({id: node.id, score: score}) AS rows

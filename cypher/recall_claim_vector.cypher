@@ -4,7 +4,7 @@
 // the two time axes keep at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: claimId, turnIds (list), score — best first
+// Returns: one row, rows: a list of {claimId, turnIds (list), score}, best first
 CYPHER 25
 MATCH (node:Claim)
   SEARCH node IN (VECTOR INDEX claim_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
@@ -12,6 +12,9 @@ MATCH (node:Claim)
 WITH node, score
 WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (node.validFrom IS NULL OR node.validFrom <= $valid_at) AND (node.validTo IS NULL OR node.validTo > $valid_at)
-RETURN node.id AS claimId, [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id] AS turnIds, score
+WITH node, score
 ORDER BY score DESC
 LIMIT $limit
+RETURN collect({claimId: node.id,
+                turnIds: [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id],
+                score: score}) AS rows

@@ -2,7 +2,8 @@
 // turn, claims to the turns their evidence cites. Same workspace and time filters as the others.
 // Parameters: $workspace, $lucene (a Lucene query string), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: turnId (null for a claim), claimId (null for a turn or passage), turnIds, score
+// Returns: one row, rows: a list of {turnId (null for a claim), claimId (null for a turn or
+//          passage), turnIds, score}, best first
 CALL db.index.fulltext.queryNodes('recall_search', $lucene, {limit: $candidates}) YIELD node, score
 WITH node, score
 WHERE node.workspace = $workspace AND node.txFrom <= $known_at
@@ -10,9 +11,10 @@ WHERE node.workspace = $workspace AND node.txFrom <= $known_at
   AND (NOT node:Claim OR ((node.validFrom IS NULL OR node.validFrom <= $valid_at)
                           AND (node.validTo IS NULL OR node.validTo > $valid_at)))
   AND (node:Claim OR node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
-RETURN CASE WHEN node:Turn THEN node.id WHEN node:Passage THEN node.turnId END AS turnId,
-       CASE WHEN node:Claim THEN node.id END AS claimId,
-       CASE WHEN node:Claim THEN [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id] ELSE [] END AS turnIds,
-       score
+WITH node, score
 ORDER BY score DESC
 LIMIT $limit
+RETURN collect({turnId: CASE WHEN node:Turn THEN node.id WHEN node:Passage THEN node.turnId END,
+                claimId: CASE WHEN node:Claim THEN node.id END,
+                turnIds: CASE WHEN node:Claim THEN [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id] ELSE [] END,
+                score: score}) AS rows

@@ -3,13 +3,18 @@
 // index (SEARCH, Cypher 25); of its $candidates nearest, the time scope keeps at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: turnId, passageId, dated (the passage resolved a time expression), score — best first
+// Returns: one row, rows: a list of {turnId, passageId, dated (the passage resolved a time
+//          expression), score}, best first
 CYPHER 25
 MATCH (node:Passage)
   SEARCH node IN (VECTOR INDEX passage_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
   SCORE AS score
 WITH node, score
 WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
-RETURN node.turnId AS turnId, node.id AS passageId, node.dateResolved AS dated, score
+WITH node, score
 ORDER BY score DESC
 LIMIT $limit
+RETURN collect({turnId: node.turnId,
+                passageId: node.id,
+                dated: node.dateResolved,
+                score: score}) AS rows

@@ -4,11 +4,13 @@
 // text was recorded by $known_at and said by $valid_at: what was unknown then must not weigh.
 // Parameters: $workspace, $lucene (a Lucene query string), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: sessionExternalId, score — best first
+// Returns: one row, rows: a list of {sessionExternalId, score}, best first
 CALL db.index.fulltext.queryNodes('session_text', $lucene, {limit: $candidates}) YIELD node, score
 WITH node, score
 WHERE node.workspace = $workspace
   AND node.textRecordedAt <= $known_at AND (node.lastSaidAt IS NULL OR node.lastSaidAt <= $valid_at)
-RETURN node.externalId AS sessionExternalId, score
+WITH node, score
 ORDER BY score DESC
 LIMIT $limit
+RETURN collect({sessionExternalId: node.externalId,
+                score: score}) AS rows

@@ -3,7 +3,7 @@
 // Parameters: $workspace, $vector (list of floats), $window_from, $window_to (datetimes, end
 //             exclusive), $date_from, $date_to (dates, inclusive), $limit (integer),
 //             $valid_at, $known_at (datetimes)
-// Returns: turnId, score — best first
+// Returns: one row, rows: a list of {turnId, score}, best first
 CALL () {
   MATCH (t:Turn)
   WHERE t.workspace = $workspace AND t.occurredAt >= $window_from AND t.occurredAt < $window_to
@@ -16,6 +16,8 @@ CALL () {
 }
 WITH t
 WHERE t.txFrom <= $known_at AND (t.occurredAt IS NULL OR t.occurredAt <= $valid_at)
-RETURN t.id AS turnId, vector.similarity.cosine(t.embedding, $vector) AS score
+WITH t.id AS turnId,
+     vector.similarity.cosine(t.embedding, $vector) AS score
 ORDER BY score DESC
 LIMIT $limit
+RETURN collect({turnId: turnId, score: score}) AS rows

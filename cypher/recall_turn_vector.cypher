@@ -4,13 +4,15 @@
 // express (it takes no OR), keeps at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: turnId, score — best first
+// Returns: one row, rows: a list of {turnId, score}, best first
 CYPHER 25
 MATCH (node:Turn)
   SEARCH node IN (VECTOR INDEX turn_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
   SCORE AS score
 WITH node, score
 WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
-RETURN node.id AS turnId, score
+WITH node, score
 ORDER BY score DESC
 LIMIT $limit
+RETURN collect({turnId: node.id,
+                score: score}) AS rows

@@ -131,15 +131,33 @@ class GraphClient:
 
     def run(self, tx: ManagedTransaction, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run the named query inside `tx`; rows come back as dicts of the RETURN columns."""
+        return [record.data() for record in tx.run(self._text(query_name, params), params)]
+
+    def _text(self, query_name: str, params: dict[str, Any]) -> str:
         query = self.queries[query_name]
         missing = query.parameters - params.keys()
         if missing:
             raise TypeError(f"query {query_name} needs parameters {sorted(missing)}")
         log.debug("cypher %s", query_name)
-        return [record.data() for record in tx.run(query.text, params)]
+        return query.text
 
     def read_query(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self.read(lambda tx: self.run(tx, query_name, **params), name=query_name)
+
+    def read_list(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """The `rows` list of a named query that returns its results as one row (`RETURN collect({...})
+        AS rows`). Recall's queries answer this way because the driver reads every record as its own
+        Bolt message, tens of µs each in Python: recall's turn arm took 5.7 ms as 60 records and 2.9 ms
+        as one list (p50, local server)."""
+        text = self._text(query_name, params)
+
+        def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
+            record = tx.run(text, params).single(strict=True)
+            # Maps, lists and scalars come back as Python values already; Record.data()'s walk
+            # over every value (for nodes and relationships) is skipped.
+            return list(record["rows"])
+
+        return self.read(work, name=query_name)
 
     def write_query(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self.write(lambda tx: self.run(tx, query_name, **params), name=query_name)

@@ -68,16 +68,16 @@ def run_arm(
         window = time_window(question, scope.known_at)
         if window is None:
             return []
-        return graph.read_query(arm.query, vector=vector, limit=limit, **window, **params)
+        return graph.read_list(arm.query, vector=vector, limit=limit, **window, **params)
     candidates = limit * CANDIDATES_PER_RESULT
     if not arm.uses_vector:
         lucene = lucene_query(question)
         if lucene is None:
             return []
-        return graph.read_query(arm.query, lucene=lucene, candidates=candidates, limit=limit, **params)
+        return graph.read_list(arm.query, lucene=lucene, candidates=candidates, limit=limit, **params)
 
     def fetch(candidates: int) -> list[dict[str, Any]]:
-        return graph.read_query(arm.query, vector=vector, candidates=candidates, limit=limit, **params)
+        return graph.read_list(arm.query, vector=vector, candidates=candidates, limit=limit, **params)
 
     return widened(fetch, limit) if scope.looks_back() else fetch(candidates)
 

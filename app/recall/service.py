@@ -93,13 +93,16 @@ class RecallService:
             recipe = recipe.only(list(request.arms))
         per_arm = max(recipe.per_arm, request.k)
 
-        holds = self.graph.read_query("recall_workspace_holds", workspace=workspace)[0]
         # An arm weighed to 0 is not run at all.
-        names = [name for name, weight in recipe.weights.items() if weight > 0 and _can_find(ARMS[name].holds, holds)]
-        if "claim_vector" in names:
-            self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
-        vector = self.encoder.encode_query(request.query) if any(ARMS[a].uses_vector for a in names) else None
+        names = [name for name, weight in recipe.weights.items() if weight > 0]
         with ThreadPoolExecutor(max_workers=max(1, len(names))) as executor:  # arms are independent reads
+            # What the workspace holds is read while the query is encoded: both come before the arms.
+            holding = executor.submit(lambda: self.graph.read_query("recall_workspace_holds", workspace=workspace))
+            vector = self.encoder.encode_query(request.query) if any(ARMS[a].uses_vector for a in names) else None
+            holds = holding.result()[0]
+            names = [name for name in names if _can_find(ARMS[name].holds, holds)]
+            if "claim_vector" in names:
+                self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
             found = list(
                 executor.map(
                     lambda name: run_arm(
@@ -115,23 +118,27 @@ class RecallService:
         sessions = {key[1]: candidates.pop(key) for key in [key for key in candidates if key[0] == "session"]}
         ranking = fusion.ranked(candidates.values())
         pool = request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)
-        turns = self._turn_details(workspace, [c.id for c in ranking if c.kind == "turn"][:pool])
+        # Fusion weighs a pool of turns by where they sit; only the chosen few are read in full.
+        places = self._by_id(workspace, "recall_turn_places", [c.id for c in ranking if c.kind == "turn"][:pool])
         if sessions:
-            ranking = fusion.credit_sessions(ranking, turns, sessions)
+            ranking = fusion.credit_sessions(ranking, places, sessions)
         if recipe.speaker_boost != 1.0:
-            ranking = fusion.boost_speakers(ranking, turns, request.query, recipe)
+            ranking = fusion.boost_speakers(ranking, places, request.query, recipe)
         if recipe.session_share:
-            ranking = fusion.weigh_sessions(ranking, turns, recipe)
+            ranking = fusion.weigh_sessions(ranking, places, recipe)
         if recipe.neighbours_of:
-            ranking = fusion.add_neighbours(ranking, turns, recipe, candidates)
+            ranking = fusion.add_neighbours(ranking, places, recipe, candidates)
+        turns: dict[str, dict[str, Any]] = {}
         if self.reranker is not None and request.rerank:
-            top = [c.id for c in ranking[: self.reranker.depth] if c.kind == "turn" and c.id not in turns]
-            turns.update(self._turn_details(workspace, top))
+            top = [c.id for c in ranking[: self.reranker.depth] if c.kind == "turn"]
+            turns = self._by_id(workspace, "recall_turns", top)
             ranking = self.reranker.rerank(request.query, ranking, turns)
 
         chosen = ranking[: request.k]
-        turns.update(self._turn_details(workspace, [c.id for c in chosen if c.kind == "turn" and c.id not in turns]))
-        claims = self._claim_details(workspace, [c.id for c in chosen if c.kind == "claim"])
+        turns.update(
+            self._by_id(workspace, "recall_turns", [c.id for c in chosen if c.kind == "turn" and c.id not in turns])
+        )
+        claims = self._by_id(workspace, "recall_claims", [c.id for c in chosen if c.kind == "claim"])
         with_provenance = request.include_provenance
         items = [
             turn_item(c, turns[c.id], with_provenance)
@@ -145,15 +152,11 @@ class RecallService:
             items = trim_to_tokens(items, request.max_tokens)
         return RecallResult(items, (time.perf_counter() - started) * 1000)
 
-    def _turn_details(self, workspace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def _by_id(self, workspace: str, query: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The rows of `query` (recall_turns, recall_turn_places, recall_claims) for `ids`, by id."""
         if not ids:
             return {}
-        return {r["id"]: r for r in self.graph.read_query("recall_turns", workspace=workspace, ids=list(ids))}
-
-    def _claim_details(self, workspace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        if not ids:
-            return {}
-        return {r["id"]: r for r in self.graph.read_query("recall_claims", workspace=workspace, ids=list(ids))}
+        return {r["id"]: r for r in self.graph.read_list(query, workspace=workspace, ids=list(ids))}
 
     def _attach_status(
         self, workspace: str, chosen: list[Candidate], items: list[RecallItem], scope: TimeScope

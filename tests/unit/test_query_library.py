@@ -10,12 +10,13 @@ from app.graph.client import VECTOR_INDEXES
 from app.graph.queries import QueryLibrary, schema_statements, schema_text, schema_version
 from support import REPO
 
-RUNNERS = {"read_query", "write_query", "run"}  # GraphClient methods that take a query name
+# GraphClient methods that take a query name, and recall's own reader of rows by id
+RUNNERS = {"read_query", "read_list", "write_query", "run", "_by_id"}
 
 
 def names_in_code() -> dict[str, str]:
-    """Query names the code hands to GraphClient (`read_query("x")`, `write_query("x")`,
-    `run(tx, "x")`) or declares as a recall arm's `query="x"`, with where each is used."""
+    """Query names the code hands to GraphClient (`read_query("x")`, `read_list("x")`,
+    `write_query("x")`, `run(tx, "x")`) or declares as a recall arm's `query="x"`, with where each is used."""
     found: dict[str, str] = {}
     for path in sorted([*(REPO / "app").rglob("*.py"), *(REPO / "bench").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
