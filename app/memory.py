@@ -30,6 +30,7 @@ from app.graph.client import GraphClient
 from app.identity.service import IdentityService
 from app.jobs.claim_embeddings import ClaimEmbeddings
 from app.jobs.extraction import ExtractionJobs
+from app.jobs.foreground import Foreground
 from app.jobs.store import JobStore
 from app.jobs.worker import JobKind, Workers
 from app.memorize.service import MemorizeService
@@ -70,7 +71,8 @@ class Memory:
         perspectives = Perspectives(self.graph, self.encoder)
         self.subjects = SubjectService(self.graph, perspectives)
         self.attention = AttentionService(self.graph, self.subjects, perspectives, settings.memory)
-        self.claim_embeddings = ClaimEmbeddings(self.graph, self.encoder)
+        self.foreground = Foreground()  # requests in flight (the API marks them): background jobs give way
+        self.claim_embeddings = ClaimEmbeddings(self.graph, self.encoder, self.foreground)
         # The optional reranking stage scores with a second model, named like the embedding model.
         rerank_model = settings.recall.rerank_model
         reranker = (

@@ -11,6 +11,7 @@ from fastapi import FastAPI
 
 from app.api import errors
 from app.api.body_limit import BodySizeLimit
+from app.api.foreground import MarkForeground
 from app.api.routers import (
     analyst,
     claims,
@@ -69,4 +70,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.router.routes.append(mcp_http.route())
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes, timeout_s=settings.api.body_timeout_s)
+    app.add_middleware(MarkForeground)  # background jobs give way to requests
     return app

@@ -7,7 +7,7 @@ nothing is lost on a restart. Recall drains its own workspace first, so it reads
 Fairness: each workspace has its own lock, so a recall waits only for its own workspace's
 backlog, never for another tenant's; the background round takes one batch from every workspace
 with pending claims in turn. (Two processes may embed the same claim once each; the write is
-idempotent.)"""
+idempotent.) The background round gives way to the process's requests (foreground.py)."""
 
 from __future__ import annotations
 
@@ -16,14 +16,16 @@ from collections import defaultdict
 
 from app.embedding.encoder import Encoder
 from app.graph.client import GraphClient
+from app.jobs.foreground import Foreground
 
 
 class ClaimEmbeddings:
     name = "claim-embeddings"
 
-    def __init__(self, graph: GraphClient, encoder: Encoder, batch: int = 128):
+    def __init__(self, graph: GraphClient, encoder: Encoder, foreground: Foreground | None = None, batch: int = 128):
         self.graph = graph
         self.encoder = encoder
+        self.foreground = foreground or Foreground()  # without requests in this process: never waits
         self.batch = batch
         self._locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
@@ -46,9 +48,10 @@ class ClaimEmbeddings:
 
     def run_once(self) -> int:
         """One fair round for the background worker: a batch from each workspace with a backlog,
-        skipping one whose recall is draining it right now."""
+        skipping one whose recall is draining it right now; each batch waits for a quiet moment."""
         done = 0
         for row in self.graph.read_query("claims_pending_workspaces"):
+            self.foreground.give_way()
             lock = self._lock(row["workspace"])
             if lock.acquire(blocking=False):
                 try:

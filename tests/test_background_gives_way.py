@@ -1,0 +1,34 @@
+"""The background claim embedder gives way to the API's requests, and still keeps up."""
+
+from __future__ import annotations
+
+import time
+
+from app.jobs.foreground import MAX_WAIT_S, QUIET_S
+from support import Api, claim
+
+
+def test_every_api_request_counts_as_foreground(client, memory, workspace: str) -> None:
+    Api(client, workspace).get("/v1/claims")
+    assert memory.foreground.quiet_for() < QUIET_S
+
+
+def test_a_background_round_waits_for_a_quiet_moment_but_not_for_ever(client, memory, workspace: str) -> None:
+    Api(client, workspace).write(claim("queued", "for", "embedding"))
+    with memory.foreground.request():  # a request that runs for as long as the round does
+        started = time.monotonic()
+        memory.claim_embeddings.run_once()
+        waited = time.monotonic() - started
+    assert waited >= MAX_WAIT_S
+
+
+def test_claims_get_embedded_in_the_background_while_requests_never_stop(client, memory, workspace: str) -> None:
+    api = Api(client, workspace)
+    api.write(*[claim(f"busy{i}", "knows", f"other{i}") for i in range(5)])
+    deadline = time.monotonic() + 30
+    with memory.foreground.request():  # the API's own worker thread has to take its batch anyway
+        while time.monotonic() < deadline:
+            if workspace not in {r["workspace"] for r in memory.graph.read_query("claims_pending_workspaces")}:
+                break
+            time.sleep(0.1)
+    assert workspace not in {r["workspace"] for r in memory.graph.read_query("claims_pending_workspaces")}
