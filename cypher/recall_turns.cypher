@@ -1,9 +1,8 @@
-// What recall hands back for turns: text, speaker, when it was said, its session, its dated
-// passages, and its neighbours in the session.
+// What recall hands back for the turns it chose: text, speaker, when it was said, its session and
+// its dated passages (where candidates sit among their neighbours is recall_turn_places).
 // Parameters: $workspace, $ids (list of turn ids)
 // Returns: one row, rows: a list of {id, externalId, sessionExternalId, speaker, text, occurredAt,
-//          previousId, nextId, dates (list of {phrase, tag} for passages that resolved a time
-//          expression)}
+//          dates (list of {phrase, tag} for passages that resolved a time expression)}
 UNWIND $ids AS turnId
 MATCH (t:Turn {id: turnId})
 WHERE t.workspace = $workspace
@@ -13,6 +12,4 @@ RETURN collect({id: t.id,
                 speaker: t.speaker,
                 text: t.text,
                 occurredAt: t.occurredAt,
-                previousId: head([(previous:Turn)-[:NEXT]->(t) | previous.id]),
-                nextId: head([(t)-[:NEXT]->(next:Turn) | next.id]),
                 dates: [(t)-[:HAS_PASSAGE]->(p:Passage) WHERE p.dateResolved | {phrase: p.datePhrase, tag: p.dateTag}]}) AS rows
