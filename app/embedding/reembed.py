@@ -19,7 +19,7 @@ def reembed(
 ) -> dict[str, int]:
     """`embed_claims` drains the claim-embedding queue (the job kind owns that work)."""
     for name in VECTOR_INDEXES:
-        graph.write_query("vector_index_drop", name=name)
+        graph.write_query("index_drop", name=name)
     turns = passages = 0
     after = ""
     sessions: set[str] = set()

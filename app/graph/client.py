@@ -38,6 +38,13 @@ VECTOR_INDEXES: dict[str, tuple[str, ...]] = {
     "perspective_embedding": ("workspace", "model"),
     "subject_embedding": ("workspace",),
 }
+# donto's full-text indexes and the properties each covers (schema version 8): the last is the nodes'
+# workspace, which every full-text query requires, so that Lucene ranks one workspace's documents.
+FULLTEXT_INDEXES: dict[str, tuple[str, ...]] = {
+    "recall_search": ("text", "speaker", "workspace"),
+    "session_text": ("text", "workspace"),
+    "memory_text": ("text", "summary", "workspace"),
+}
 SUPPORTED_NEO4J = 2026  # the one supported line: 2026.x (Cypher 25, vector indexes with filter properties)
 
 
@@ -175,7 +182,12 @@ class GraphClient:
         for row in self.read_query("vector_index_dimensions", names=list(VECTOR_INDEXES)):
             if not set(VECTOR_INDEXES[row["name"]]) <= set(row["properties"]):
                 log.warning("vector index %s is rebuilt with its filter properties (schema version 7)", row["name"])
-                self.write_query("vector_index_drop", name=row["name"])
+                self.write_query("index_drop", name=row["name"])
+        # Version 8, the same for the full-text indexes: one made before it lacks `workspace`.
+        for row in self.read_query("fulltext_index_properties", names=list(FULLTEXT_INDEXES)):
+            if tuple(row["properties"]) != FULLTEXT_INDEXES[row["name"]]:
+                log.warning("full-text index %s is rebuilt with the workspace (schema version 8)", row["name"])
+                self.write_query("index_drop", name=row["name"])
         for statement in statements:
             # One managed transaction each, so the driver retries a deadlock: an API and a `donto
             # worker` started together both apply the schema (found starting two processes at once).

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
-from app.graph.client import VECTOR_INDEXES
+from app.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES
 from app.graph.queries import QueryLibrary, schema_statements, schema_text, schema_version
 from support import REPO
 
@@ -71,3 +71,20 @@ def test_every_vector_index_carries_the_filter_properties_the_client_expects():
             made[found[1]] = tuple(p.strip().split(".")[1] for p in found[2].split(","))
     assert made == VECTOR_INDEXES
     assert all(properties[0] == "workspace" for properties in made.values())  # every search is of one workspace
+
+
+def test_every_full_text_index_covers_the_workspace_the_client_expects():
+    # apply_schema drops a full-text index whose properties differ from FULLTEXT_INDEXES'; every full-text
+    # query requires the workspace inside Lucene (+workspace:"..."), so each index must cover it.
+    made = {}
+    for statement in schema_statements(schema_text()):
+        found = re.match(r"CREATE FULLTEXT INDEX (\w+) .* ON EACH \[([^\]]*)\]", statement, re.DOTALL)
+        if found:
+            made[found[1]] = tuple(p.strip().split(".")[1] for p in found[2].split(","))
+    assert made == FULLTEXT_INDEXES
+    assert all(properties[-1] == "workspace" for properties in made.values())
+    library = QueryLibrary()
+    for name in library.names():
+        text = library[name].text
+        if "db.index.fulltext.queryNodes" in text:
+            assert "+workspace:\"' + $workspace + '\"^0" in text, name

@@ -1,0 +1,5 @@
+// Drops one index by name: a vector index `donto reembed` rebuilds for a new embedding model, or an
+// index GraphClient.apply_schema remakes with other properties (schema versions 7 and 8).
+// Parameters: $name
+// Returns: nothing
+DROP INDEX $name IF EXISTS
