@@ -62,13 +62,19 @@ def test_schema_file_has_a_version_and_statements():
     assert statements[-1] == "CALL db.awaitIndexes(300)"  # nothing reads a half-built index
 
 
-def test_every_vector_index_carries_the_filter_properties_the_client_expects():
-    # apply_schema drops an index lacking VECTOR_INDEXES' properties; schema.cypher must then make it with them.
+def indexes_made(statement_pattern: str) -> dict[str, tuple[str, ...]]:
+    """The properties listed by each schema statement matching the pattern (groups: name, `n.a, n.b`)."""
     made = {}
     for statement in schema_statements(schema_text()):
-        found = re.match(r"CYPHER 25 CREATE VECTOR INDEX (\w+) .* WITH \[([^\]]*)\]", statement, re.DOTALL)
+        found = re.match(statement_pattern, statement, re.DOTALL)
         if found:
             made[found[1]] = tuple(p.strip().split(".")[1] for p in found[2].split(","))
+    return made
+
+
+def test_every_vector_index_carries_the_filter_properties_the_client_expects():
+    # apply_schema drops an index lacking VECTOR_INDEXES' properties; schema.cypher must then make it with them.
+    made = indexes_made(r"CYPHER 25 CREATE VECTOR INDEX (\w+) .* WITH \[([^\]]*)\]")
     assert made == VECTOR_INDEXES
     assert all(properties[0] == "workspace" for properties in made.values())  # every search is of one workspace
 
@@ -76,11 +82,7 @@ def test_every_vector_index_carries_the_filter_properties_the_client_expects():
 def test_every_full_text_index_covers_the_workspace_the_client_expects():
     # apply_schema drops a full-text index whose properties differ from FULLTEXT_INDEXES'; every full-text
     # query requires the workspace inside Lucene (+workspace:"..."), so each index must cover it.
-    made = {}
-    for statement in schema_statements(schema_text()):
-        found = re.match(r"CREATE FULLTEXT INDEX (\w+) .* ON EACH \[([^\]]*)\]", statement, re.DOTALL)
-        if found:
-            made[found[1]] = tuple(p.strip().split(".")[1] for p in found[2].split(","))
+    made = indexes_made(r"CREATE FULLTEXT INDEX (\w+) .* ON EACH \[([^\]]*)\]")
     assert made == FULLTEXT_INDEXES
     assert all(properties[-1] == "workspace" for properties in made.values())
     library = QueryLibrary()
