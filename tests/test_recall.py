@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from app.graph.client import GraphClient
+from app.recall.arms import ARMS, arm_params, run_arms
+from app.temporal.scope import TimeScope
 from support import Api, claim
 
 SESSION_1 = {
@@ -477,3 +479,19 @@ def test_an_as_of_recall_finds_the_old_turn_under_hundreds_of_nearer_newer_ones(
     ask = {"k": 5, "arms": ["turn_vector"], "include_provenance": True}
     assert "old-0" not in turn_ids(recall(api, "bees in the garden", **ask))
     assert turn_ids(recall(api, "bees in the garden", known_at=then, **ask)) == ["old-0"]
+
+
+def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remembered, memory, workspace):
+    turn = next(t for t in remembered["second"]["turns"] if t["external_id"] == "D2:2")
+    api.write(claim("caroline", "adopted", "oscar", evidence=[{"document_id": turn["id"], "start": 0, "end": 10}]))
+    question = "When did Caroline adopt Oscar in July 2023?"  # every arm fires, the time window too
+    memory.claim_embeddings.drain(workspace)
+    vector = memory.encoder.encode_query(question)
+    scope = TimeScope.now()
+    arms = list(ARMS.values())
+    together = run_arms(memory.graph, arms, workspace, question, vector, 20, scope)
+    for arm, rows in zip(arms, together):
+        own = arm_params(arm, question, vector, 20, scope)
+        assert own is not None, arm.name
+        alone = memory.graph.read_list(arm.query, workspace=workspace, **scope.params(), **own)
+        assert rows == alone and rows, arm.name

@@ -16,7 +16,9 @@ from app.temporal.scope import TimeScope
 INSTANT_HELP = "ISO-8601 date or date-time (a date means midnight UTC, no offset means UTC); default now"
 
 
-def memory(request: Request) -> Memory:
+# Dependencies that do no I/O are async: FastAPI runs a sync one on a worker thread, a hop per
+# dependency per request.
+async def memory(request: Request) -> Memory:
     return request.app.state.memory
 
 
@@ -31,10 +33,10 @@ def principal(
     if authorization and authorization[:7].lower() == "bearer ":
         key = authorization[7:].strip()
     address = request.client.host if request.client else None
-    return memory(request).keys.authenticate(key, x_donto_workspace, address)
+    return request.app.state.memory.keys.authenticate(key, x_donto_workspace, address)
 
 
-def workspace(p: Annotated[Principal, Depends(principal)]) -> str:
+async def workspace(p: Annotated[Principal, Depends(principal)]) -> str:
     return p.workspace
 
 

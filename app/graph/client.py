@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -165,6 +165,26 @@ class GraphClient:
             return list(record["rows"])
 
         return self.read(work, name=query_name)
+
+    def read_lists(self, query_names: Sequence[str], /, **params: Any) -> dict[str, list[dict[str, Any]]]:
+        """read_list of several queries, by name, in one statement (QueryLibrary.joined): one
+        transaction and one round trip. Each costs about a millisecond of driver and Bolt work,
+        and recall's five arms in one statement took 10.0 ms where five concurrent transactions
+        took 15.3 (p50, 2 cores: the concurrent ones only queued for the CPU)."""
+        if len(query_names) == 1:
+            return {query_names[0]: self.read_list(query_names[0], **params)}
+        if not query_names:
+            return {}
+        query = self.queries.joined(query_names)
+        missing = query.parameters - params.keys()
+        if missing:
+            raise TypeError(f"queries {list(query_names)} need parameters {sorted(missing)}")
+
+        def work(tx: ManagedTransaction) -> dict[str, list[dict[str, Any]]]:
+            record = tx.run(query.text, params).single(strict=True)
+            return {name: list(record[name]) for name in query_names}
+
+        return self.read(work, name=query.name)
 
     def write_query(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self.write(lambda tx: self.run(tx, query_name, **params), name=query_name)

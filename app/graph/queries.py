@@ -9,11 +9,14 @@ the rest is the statement. Files are read once at start; a missing name fails fa
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 
 SCHEMA_FILE = "schema.cypher"
+CYPHER_25 = "CYPHER 25"
+_ONE_ROW = re.compile(r"\bAS rows\s*$")
 
 
 def cypher_files() -> Traversable:
@@ -43,6 +46,7 @@ class QueryLibrary:
     def __init__(self, directory: Traversable | None = None):
         self.directory = directory or cypher_files()
         self._queries: dict[str, Query] = {}
+        self._joined: dict[str, Query] = {}
         for path in sorted(self.directory.iterdir(), key=lambda p: p.name):
             if not path.name.endswith(".cypher") or path.name == SCHEMA_FILE:
                 continue
@@ -59,6 +63,26 @@ class QueryLibrary:
 
     def names(self) -> list[str]:
         return sorted(self._queries)
+
+    def joined(self, names: Sequence[str]) -> Query:
+        """One statement running the named one-row queries (each ends `RETURN ... AS rows`) as
+        subqueries, in order, returning each one's rows in a column of its name. The files stay
+        the single source; this is how recall runs its arms in one round trip (see read_lists)."""
+        key = "+".join(names)
+        if key in self._joined:
+            return self._joined[key]
+        parts, cypher_25 = [], False
+        for i, name in enumerate(names):
+            text = self[name].text
+            if not _ONE_ROW.search(text):
+                raise ValueError(f"{name} does not answer in one row of `rows`, so cannot be joined")
+            if text.startswith(CYPHER_25):  # the version is stated once, for the whole statement
+                cypher_25, text = True, text.removeprefix(CYPHER_25).lstrip()
+            parts.append(f"CALL () {{\n{text}\n}}\nWITH {', '.join([*names[:i], f'rows AS {name}'])}")
+        text = (f"{CYPHER_25}\n" if cypher_25 else "") + "\n".join(parts) + f"\nRETURN {', '.join(names)}"
+        header = "All of " + ", ".join(names) + ", in one statement"
+        query = self._joined[key] = Query(name=key, text=text, header=header)
+        return query
 
 
 def _parse(path: Traversable) -> Query:

@@ -6,7 +6,7 @@ switched on and off by name like the arms."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
@@ -53,44 +53,65 @@ SPEAKERS = "speakers"  # not an index: turns said by someone the query names gai
 ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS, SPEAKERS)
 
 
-def run_arm(
+def arm_params(
+    arm: Arm, question: str, vector: list[float] | None, limit: int, scope: TimeScope
+) -> dict[str, Any] | None:
+    """The parameters of the arm's query beyond the workspace and time scope, or None where it
+    cannot fire: a full-text arm when the question has no searchable word, the time-window arm
+    when it names no time."""
+    if arm.needs_time:
+        window = time_window(question, scope.known_at)
+        return None if window is None else {"vector": vector, "limit": limit, **window}
+    if not arm.uses_vector:
+        lucene = lucene_query(question)
+        if lucene is None:
+            return None
+        return {"lucene": lucene, "candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
+    return {"vector": vector, "candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
+
+
+def run_arms(
     graph: GraphClient,
-    arm: Arm,
+    arms: Sequence[Arm],
     workspace: str,
     question: str,
     vector: list[float] | None,
     limit: int,
     scope: TimeScope,
-) -> list[dict[str, Any]]:
-    """The arm's ranked rows for the question, best first (at most `limit`)."""
+) -> list[list[dict[str, Any]]]:
+    """Each arm's ranked rows for the question, best first (at most `limit`), all arms in one
+    statement. A read as of the past widens a vector arm that came back short (see widened)."""
     params: dict[str, Any] = {"workspace": workspace, **scope.params()}
-    if arm.needs_time:
-        window = time_window(question, scope.known_at)
-        if window is None:
-            return []
-        return graph.read_list(arm.query, vector=vector, limit=limit, **window, **params)
+    firing = []
+    for arm in arms:
+        own = arm_params(arm, question, vector, limit, scope)
+        if own is None:
+            continue
+        firing.append(arm)
+        params.update(own)  # arms share the names they have in common, with the same values
+    found = graph.read_lists([arm.query for arm in firing], **params)
+    if scope.looks_back():
+        for arm in firing:
+            if arm.uses_vector and not arm.needs_time:
+                found[arm.query] = widened(
+                    lambda candidates: graph.read_list(arm.query, **{**params, "candidates": candidates}),  # noqa: B023
+                    limit,
+                    found[arm.query],
+                )
+    return [found.get(arm.query, []) for arm in arms]
+
+
+def widened(
+    fetch: Callable[[int], list[dict[str, Any]]], limit: int, rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """`rows` (what limit x CANDIDATES_PER_RESULT candidates left after the time scope), else
+    fetch(candidates)'s, asking for 8x more candidates while fewer than `limit` remain, up to
+    MAX_CANDIDATES."""
     candidates = limit * CANDIDATES_PER_RESULT
-    if not arm.uses_vector:
-        lucene = lucene_query(question)
-        if lucene is None:
-            return []
-        return graph.read_list(arm.query, lucene=lucene, candidates=candidates, limit=limit, **params)
-
-    def fetch(candidates: int) -> list[dict[str, Any]]:
-        return graph.read_list(arm.query, vector=vector, candidates=candidates, limit=limit, **params)
-
-    return widened(fetch, limit) if scope.looks_back() else fetch(candidates)
-
-
-def widened(fetch: Callable[[int], list[dict[str, Any]]], limit: int) -> list[dict[str, Any]]:
-    """fetch(candidates)'s rows, asking for 8x more candidates while the time scope leaves fewer than
-    `limit` of them, up to MAX_CANDIDATES."""
-    candidates = limit * CANDIDATES_PER_RESULT
-    while True:
-        rows = fetch(candidates)
-        if len(rows) >= limit or candidates >= MAX_CANDIDATES:
-            return rows
+    while len(rows) < limit and candidates < MAX_CANDIDATES:
         candidates = min(candidates * 8, MAX_CANDIDATES)
+        rows = fetch(candidates)
+    return rows
 
 
 def time_window(question: str, now: datetime) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 """Recall: a question in, a small dated evidence bundle out — no LLM involved.
 
 The steps, each in its own module: the arms (arms.py) rank turns, passages, sessions or claims,
-concurrently; fusion (fusion.py, pure) merges their rankings by reciprocal rank with the weights
+all in one statement; fusion (fusion.py, pure) merges their rankings by reciprocal rank with the weights
 of the question's recipe (recipes.py), then a turn gains from its session's full-text rank, from
 being said by someone the question names and from its session's other strong turns, and the ±1
 neighbours of the strongest turns join; an optional reranker (rerank.py) re-scores the top turns;
@@ -21,7 +21,7 @@ from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.jobs.claim_embeddings import ClaimEmbeddings
 from app.recall import fusion
-from app.recall.arms import ARM_NAMES, ARMS, run_arm
+from app.recall.arms import ARM_NAMES, ARMS, run_arms
 from app.recall.fusion import Candidate
 from app.recall.recipes import route
 from app.recall.render import RecallItem, claim_item, trim_to_tokens, turn_item
@@ -95,7 +95,7 @@ class RecallService:
 
         # An arm weighed to 0 is not run at all.
         names = [name for name, weight in recipe.weights.items() if weight > 0]
-        with ThreadPoolExecutor(max_workers=max(1, len(names))) as executor:  # arms are independent reads
+        with ThreadPoolExecutor(max_workers=1) as executor:
             # What the workspace holds is read while the query is encoded: both come before the arms.
             holding = executor.submit(lambda: self.graph.read_query("recall_workspace_holds", workspace=workspace))
             vector = self.encoder.encode_query(request.query) if any(ARMS[a].uses_vector for a in names) else None
@@ -103,14 +103,8 @@ class RecallService:
             names = [name for name in names if _can_find(ARMS[name].holds, holds)]
             if "claim_vector" in names:
                 self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
-            found = list(
-                executor.map(
-                    lambda name: run_arm(
-                        self.graph, ARMS[name], workspace, request.query, vector, per_arm, request.scope
-                    ),
-                    names,
-                )
-            )
+        arms = [ARMS[name] for name in names]
+        found = run_arms(self.graph, arms, workspace, request.query, vector, per_arm, request.scope)
         candidates: fusion.Candidates = {}
         for name, rows in zip(names, found):  # fused in recipe order, so ties break the same way every time
             fusion.fuse(candidates, name, recipe.weights[name], rows, recipe)

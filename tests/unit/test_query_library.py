@@ -6,8 +6,11 @@ from __future__ import annotations
 import ast
 import re
 
+import pytest
+
 from app.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES
 from app.graph.queries import QueryLibrary, schema_statements, schema_text, schema_version
+from app.recall.arms import ARMS
 from support import REPO
 
 # GraphClient methods that take a query name, and recall's own reader of rows by id
@@ -90,3 +93,21 @@ def test_every_full_text_index_covers_the_workspace_the_client_expects():
         text = library[name].text
         if "db.index.fulltext.queryNodes" in text:
             assert "+workspace:\"' + $workspace + '\"^0" in text, name
+
+
+def test_joined_queries_run_as_subqueries_of_one_statement_naming_cypher_25_once():
+    library = QueryLibrary()
+    names = ["recall_fulltext", "recall_turn_vector", "recall_session_fulltext"]
+    joined = library.joined(names)
+    assert joined.text.startswith("CYPHER 25\n") and joined.text.count("CYPHER 25") == 1
+    assert joined.text.count("CALL () {") == 3
+    assert joined.text.endswith("RETURN recall_fulltext, recall_turn_vector, recall_session_fulltext")
+    assert joined.parameters == frozenset().union(*(library[n].parameters for n in names))
+    assert library.joined(names) is joined  # built once
+
+
+def test_every_recall_arm_can_be_joined_and_a_query_of_many_rows_cannot():
+    library = QueryLibrary()
+    library.joined([arm.query for arm in ARMS.values()])
+    with pytest.raises(ValueError, match="one row"):
+        library.joined(["recall_turn_vector", "server_version"])

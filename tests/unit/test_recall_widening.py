@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from app.recall.arms import MAX_CANDIDATES, widened
+from app.recall.arms import CANDIDATES_PER_RESULT, MAX_CANDIDATES, widened
 from app.temporal.instants import utc_now
 from app.temporal.scope import TimeScope
 
@@ -15,14 +15,15 @@ pytestmark = pytest.mark.unit
 
 
 def asks(found_per_ask: list[int], limit: int) -> list[int]:
-    """The candidate counts widened() asks for when each ask finds the next count of rows."""
-    seen: list[int] = []
+    """The candidate counts asked for, the first by all arms' statement (limit x 4) and the rest by
+    widened(), when each ask finds the next count of rows."""
+    seen = [limit * CANDIDATES_PER_RESULT]
 
     def fetch(candidates: int) -> list[dict]:
         seen.append(candidates)
         return [{}] * found_per_ask[len(seen) - 1]
 
-    widened(fetch, limit)
+    widened(fetch, limit, [{}] * found_per_ask[0])
     return seen
 
 

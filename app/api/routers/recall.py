@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import MemoryDep, WorkspaceDep
 from app.api.schemas.common import KEYED, WITH_BODY
@@ -14,10 +15,13 @@ router = APIRouter(prefix="/v1/recall", tags=["recall"], responses=KEYED)
 
 
 @router.post("", response_model=RecallOut, response_model_exclude_unset=True, responses=WITH_BODY)
-def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> RecallOut:
+async def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> RecallOut:
     """A small, dated, evidence-anchored memory bundle for a question. Items carry `provenance`
     (turns, session, claims, premise-walk status) only when `include_provenance` is true."""
-    result = memory.recall.recall(
+    # Async with one explicit hop to a worker thread: as a sync endpoint FastAPI made two (the call,
+    # then validating the response), 0.6 ms of a recall's overhead over REST.
+    result = await run_in_threadpool(
+        memory.recall.recall,
         workspace,
         RecallRequest(
             query=body.query,
