@@ -491,7 +491,8 @@ def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remember
     scope = TimeScope.now()
     arms = list(ARMS.values())
     together = run_arms(memory.graph, arms, workspace, question, vector, 20, scope)
-    for arm, rows in zip(arms, together):
+    assert together.holds == {"turns": True, "claims": True}
+    for arm, rows in zip(arms, together.rows):
         own = arm_params(arm, question, vector, 20, scope)
         assert own is not None, arm.name
         alone = memory.graph.read_list(arm.query, workspace=workspace, **scope.params(), **own)
@@ -503,3 +504,16 @@ def test_a_served_memory_keeps_what_startup_made_out_of_full_collections(memory)
     # torch and the model (it stalled one recall in a few hundred by 270 ms).
     assert "model" in memory.encoder.__dict__
     assert gc.get_freeze_count() > 100_000
+
+
+def test_a_past_read_widens_only_the_arms_of_kinds_the_workspace_holds(api: Api, remembered, memory, monkeypatch):
+    asked: list[str] = []
+    read_list = memory.graph.read_list
+    monkeypatch.setattr(
+        memory.graph, "read_list", lambda name, /, **params: asked.append(name) or read_list(name, **params)
+    )
+    # Five turns were said by then, too few for any arm's limit: the turn arms widen, the claim arm
+    # (no claims here) does not, and no claims are looked for to embed.
+    recall(api, "camping at the lake", valid_at="2023-06-01")
+    assert "recall_turn_vector" in asked
+    assert "recall_claim_vector" not in asked and "claims_pending_embedding" not in asked

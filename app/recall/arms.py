@@ -70,6 +70,12 @@ def arm_params(
     return {"vector": vector, "candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
 
 
+@dataclass(frozen=True)
+class ArmsFound:
+    rows: list[list[dict[str, Any]]]  # each arm's, in the order asked
+    holds: dict[str, bool]  # {"turns": ..., "claims": ...}
+
+
 def run_arms(
     graph: GraphClient,
     arms: Sequence[Arm],
@@ -78,9 +84,10 @@ def run_arms(
     vector: list[float] | None,
     limit: int,
     scope: TimeScope,
-) -> list[list[dict[str, Any]]]:
-    """Each arm's ranked rows for the question, best first (at most `limit`), all arms in one
-    statement. A read as of the past widens a vector arm that came back short (see widened)."""
+) -> ArmsFound:
+    """Each arm's ranked rows for the question, best first (at most `limit`), all arms and what the
+    workspace holds in one statement. A read as of the past widens a vector arm that came back
+    short when the workspace holds its kind (see widened)."""
     params: dict[str, Any] = {"workspace": workspace, **scope.params()}
     firing = []
     for arm in arms:
@@ -89,16 +96,17 @@ def run_arms(
             continue
         firing.append(arm)
         params.update(own)  # arms share the names they have in common, with the same values
-    found = graph.read_lists([arm.query for arm in firing], **params)
+    found = graph.read_lists(["recall_workspace_holds", *(arm.query for arm in firing)], **params)
+    holds = found.pop("recall_workspace_holds")[0]
     if scope.looks_back():
         for arm in firing:
-            if arm.uses_vector and not arm.needs_time:
+            if arm.uses_vector and not arm.needs_time and (arm.holds is None or holds[arm.holds]):
                 found[arm.query] = widened(
                     lambda candidates: graph.read_list(arm.query, **{**params, "candidates": candidates}),  # noqa: B023
                     limit,
                     found[arm.query],
                 )
-    return [found.get(arm.query, []) for arm in arms]
+    return ArmsFound([found.get(arm.query, []) for arm in arms], holds)
 
 
 def widened(

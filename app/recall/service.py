@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,11 +58,6 @@ def check_arm_weights(weights: Mapping[str, float]) -> dict[str, float]:
     return dict(weights)
 
 
-def _can_find(needs: str | None, holds: dict[str, bool]) -> bool:
-    """An arm that needs turns (or claims) finds nothing in a workspace without them."""
-    return needs is None or holds[needs]
-
-
 class RecallService:
     def __init__(
         self,
@@ -95,18 +89,17 @@ class RecallService:
 
         # An arm weighed to 0 is not run at all.
         names = [name for name, weight in recipe.weights.items() if weight > 0]
-        with ThreadPoolExecutor(max_workers=1) as executor:
-            # What the workspace holds is read while the query is encoded: both come before the arms.
-            holding = executor.submit(lambda: self.graph.read_query("recall_workspace_holds", workspace=workspace))
-            vector = self.encoder.encode_query(request.query) if any(ARMS[a].uses_vector for a in names) else None
-            holds = holding.result()[0]
-            names = [name for name in names if _can_find(ARMS[name].holds, holds)]
-            if "claim_vector" in names:
-                self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)  # read our own writes
         arms = [ARMS[name] for name in names]
-        found = run_arms(self.graph, arms, workspace, request.query, vector, per_arm, request.scope)
+        vector = self.encoder.encode_query(request.query) if any(arm.uses_vector for arm in arms) else None
+        question, scope = request.query, request.scope
+        found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
+        # Read our own writes: claims not embedded yet are embedded now, and the claim arm asked again.
+        holds_claims = "claim_vector" in names and found.holds["claims"]
+        if holds_claims and self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL):
+            again = run_arms(self.graph, [ARMS["claim_vector"]], workspace, question, vector, per_arm, scope)
+            found.rows[names.index("claim_vector")] = again.rows[0]
         candidates: fusion.Candidates = {}
-        for name, rows in zip(names, found):  # fused in recipe order, so ties break the same way every time
+        for name, rows in zip(names, found.rows):  # fused in recipe order, so ties break the same way every time
             fusion.fuse(candidates, name, recipe.weights[name], rows, recipe)
         # Session hits are not items: they only lift the turns of their session (below).
         sessions = {key[1]: candidates.pop(key) for key in [key for key in candidates if key[0] == "session"]}

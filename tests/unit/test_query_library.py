@@ -14,12 +14,13 @@ from app.recall.arms import ARMS
 from support import REPO
 
 # GraphClient methods that take a query name, and recall's own reader of rows by id
-RUNNERS = {"read_query", "read_list", "write_query", "run", "_by_id"}
+RUNNERS = {"read_query", "read_list", "read_lists", "write_query", "run", "_by_id"}
 
 
 def names_in_code() -> dict[str, str]:
     """Query names the code hands to GraphClient (`read_query("x")`, `read_list("x")`,
-    `write_query("x")`, `run(tx, "x")`) or declares as a recall arm's `query="x"`, with where each is used."""
+    `read_lists(["x", ...])`, `write_query("x")`, `run(tx, "x")`) or declares as a recall arm's
+    `query="x"`, with where each is used."""
     found: dict[str, str] = {}
     for path in sorted([*(REPO / "app").rglob("*.py"), *(REPO / "bench").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -28,7 +29,10 @@ def names_in_code() -> dict[str, str]:
             strings = []
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in RUNNERS:
-                strings = [a for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+                args = node.args[:2]
+                if func.attr == "read_lists" and isinstance(args[0], ast.List):
+                    args = args[0].elts
+                strings = [a for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             strings += [k.value for k in node.keywords if k.arg == "query" and isinstance(k.value, ast.Constant)]
             for s in strings:
                 found.setdefault(s.value, f"{path.relative_to(REPO)}:{node.lineno}")
