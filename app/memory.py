@@ -16,6 +16,7 @@ loads it. `start_workers()` drains the durable job queues on background threads.
 
 from __future__ import annotations
 
+import atexit
 import gc
 from collections.abc import Callable
 
@@ -46,6 +47,10 @@ from app.walk.service import WalkService
 from app.workspaces.portability import PortabilityService
 from app.workspaces.purge import PurgeService
 from app.workspaces.service import WorkspaceService
+
+# Memory.open freezes the heap it finds; exiting unfreezes it, so that it is freed (native extensions
+# report what is not). Not Memory.close: other Memories of the process may still be serving.
+atexit.register(gc.unfreeze)
 
 
 class Memory:
@@ -129,7 +134,6 @@ class Memory:
         self.workers.stop()
         self.keys.close()  # writes the key use counted since the last flush
         self.graph.close()
-        gc.unfreeze()  # (see open) so that exiting frees it: native extensions report what is not freed
 
     def __enter__(self) -> Memory:
         return self
