@@ -19,6 +19,34 @@ BENCH_KEY = "bench-admin-key"
 REPO = Path(__file__).resolve().parent.parent  # benchmarks run from a checkout
 
 
+def _cpu_times() -> tuple[int, int] | None:
+    """(busy, total) jiffies of all this machine's CPUs, from /proc/stat; None off Linux."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def settle(busy_below: float = 0.15, window_s: float = 5.0, max_wait_s: float = 1800.0) -> float:
+    """Wait until this machine's CPUs are idle over a whole window (the bench itself sleeps here);
+    returns the seconds waited. A bulk load leaves the local Neo4j merging index segments for
+    minutes after its last commit: measured straight after writing 1M claims, recall and its floor
+    both ran in the merges' shadow. A remote server's background work is not seen (nor waited for)."""
+    started = time.perf_counter()
+    before = _cpu_times()
+    while before is not None and time.perf_counter() - started < max_wait_s:
+        time.sleep(window_s)
+        after = _cpu_times()
+        assert after is not None
+        busy, total = after[0] - before[0], after[1] - before[1]
+        if total > 0 and busy / total < busy_below:
+            break
+        before = after
+    return time.perf_counter() - started
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

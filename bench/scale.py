@@ -12,6 +12,9 @@ Claims get random unit vectors instead of encodings of their text (encoding a mi
 hours on 2 cores; the vector index's cost does not depend on what the vectors mean), and the API's
 background embedder is off so it cannot compete with the measurement.
 
+Each size is measured once the machine's CPUs are idle (bench.common.settle): after a bulk load the
+local Neo4j merges index segments for minutes, and a graph of that size is not one just loaded.
+
 Writes one JSON (each measure's median and p99 per size) and a PNG of the curves. Where a size is
 out of reach (disk, time), --project N extends each median to N at its growth per decade between
 the two largest measured sizes, drawn dashed and labelled as a projection. A point operation whose
@@ -36,7 +39,7 @@ import numpy as np
 
 from app.memory import Memory
 from app.settings import Settings
-from bench.common import bench_settings, percentile, served_api, timed
+from bench.common import bench_settings, percentile, served_api, settle, timed
 from bench.ingest import synthetic_claim
 from bench.walk import T0, build
 
@@ -188,11 +191,13 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 grown = size
                 add_random_vectors(memory, dimensions, vectors)
                 built_s = time.perf_counter() - started
+                settled_s = settle()  # the index merges a bulk load leaves behind are not the size's cost
                 row = measure(http, memory, tips, args.samples, args.batch, rng)
                 row["size"] = size
                 row["build_s"] = built_s
+                row["settled_s"] = settled_s
                 rows.append(row)
-                print(f"\n{size:>12,} claims (grown in {built_s:.0f} s)")
+                print(f"\n{size:>12,} claims (grown in {built_s:.0f} s, settled in {settled_s:.0f} s)")
                 for op, floor in (("as_of", "bare_lookup"), ("status", "bare_lookup"), ("recall", "recall_floor")):
                     r, f = row[op], row[floor]
                     print(
