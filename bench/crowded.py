@@ -144,7 +144,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
     print(f"\n{mine['sample_id']}: {len(turns)} turns, {len(questions)} questions; k = 20 with provenance, REST")
     heads = ("recall p50", "p95", "floor p50", "ratio p50", "p95", "turn@5", "@20")
-    print(f"{'':40} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, (11, 9, 10, 10, 6, 7, 6))))
+    print(f"{'':52} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, (11, 9, 10, 10, 6, 7, 6))))
     beside = f"beside {args.claims:,} claims in {args.workspaces} ws"
     cases = (
         (f"alone (settled {settled_alone:.0f} s)", alone),
@@ -153,7 +153,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     )
     for name, r in cases:
         print(
-            f"{name:40} {r['recall_p50_ms']:9.1f} ms {r['recall_p95_ms']:6.1f} ms {r['floor_p50_ms']:7.1f} ms"
+            f"{name:52} {r['recall_p50_ms']:9.1f} ms {r['recall_p95_ms']:6.1f} ms {r['floor_p50_ms']:7.1f} ms"
             f" {r['ratio_p50']:9.2f}x {r['ratio_p95']:5.2f}x {r['turn@5']:7.3f} {r['turn@20']:6.3f}"
         )
     return 0
