@@ -89,6 +89,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             f"ingest: {args.claims} claims in batches of {args.batch}: {elapsed:.1f} s, "
             f"{args.claims / elapsed:,.0f} claims/s (median batch {per_batch:,.0f} claims/s)"
         )
+        print(f"batches: {summary_ms(posts)}; slowest {max(posts) * 1000:.0f} ms")
         print(
             f"floor: the same batches as bare nodes by one UNWIND CREATE: median {floor:,.0f} nodes/s; "
             f"ingest is {floor / per_batch:.2f}x the floor's time"

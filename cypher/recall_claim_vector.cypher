@@ -4,17 +4,21 @@
 // the two time axes keep at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: one row, rows: a list of {claimId, turnIds (list), score}, best first
+// Returns: one row, rows: a list of {claimId, turnIds (list), score, searched}, best first
+//          searched: how many nearest the index gave before the time scope (all $candidates
+//          asked for means it may hold more: recall then asks again for more, see widened)
 CYPHER 25
 MATCH (node:Claim)
   SEARCH node IN (VECTOR INDEX claim_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
   SCORE AS score
-WITH node, score
+WITH collect({node: node, score: score}) AS hits
+UNWIND hits AS hit
+WITH hit.node AS node, hit.score AS score, size(hits) AS searched
 WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (node.validFrom IS NULL OR node.validFrom <= $valid_at) AND (node.validTo IS NULL OR node.validTo > $valid_at)
-WITH node, score
+WITH node, score, searched
 ORDER BY score DESC
 LIMIT $limit
 RETURN collect({claimId: node.id,
                 turnIds: [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id],
-                score: score}) AS rows
+                score: score, searched: searched}) AS rows

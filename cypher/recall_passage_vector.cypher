@@ -4,17 +4,21 @@
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
 // Returns: one row, rows: a list of {turnId, passageId, dated (the passage resolved a time
-//          expression), score}, best first
+//          expression), score, searched}, best first
+//          searched: how many nearest the index gave before the time scope (all $candidates
+//          asked for means it may hold more: recall then asks again for more, see widened)
 CYPHER 25
 MATCH (node:Passage)
   SEARCH node IN (VECTOR INDEX passage_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
   SCORE AS score
-WITH node, score
+WITH collect({node: node, score: score}) AS hits
+UNWIND hits AS hit
+WITH hit.node AS node, hit.score AS score, size(hits) AS searched
 WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
-WITH node, score
+WITH node, score, searched
 ORDER BY score DESC
 LIMIT $limit
 RETURN collect({turnId: node.turnId,
                 passageId: node.id,
                 dated: node.dateResolved,
-                score: score}) AS rows
+                score: score, searched: searched}) AS rows

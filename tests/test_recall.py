@@ -431,6 +431,27 @@ def test_a_workspace_of_claims_alone_is_recalled_without_turn_arms(api: Api):
     assert item["source"] in {"claim_vector", "fulltext"}
 
 
+def test_a_current_read_asks_the_claim_index_again_when_ended_claims_crowd_out_the_live_one(
+    api: Api, memory, monkeypatch
+):
+    # 80 ended claims nearer the question than the one still true: the arm's first ask (its limit
+    # of 60) holds none that is valid now, and the index gave all it was asked for, so it asks again.
+    ended = [
+        claim("maya", "lived_in", f"harbour-town-{i}", valid_from=f"2001-01-{1 + i % 28:02d}", valid_to="2002-01-01")
+        for i in range(80)
+    ]
+    live = claim("maya", "owns", "a red bicycle", valid_from="2026-01-01")
+    api.write(*ended, live)
+    asked: list[str] = []
+    read_list = memory.graph.read_list
+    monkeypatch.setattr(
+        memory.graph, "read_list", lambda name, /, **params: asked.append(name) or read_list(name, **params)
+    )
+    items = recall(api, "maya lived in harbour town", k=5, arms=["claim_vector"])["items"]
+    assert [(i["subject"], i["object"]) for i in items] == [("maya", "a red bicycle")]
+    assert "recall_claim_vector" in asked
+
+
 class CountingModel:
     """The real model, recording every text it is asked to encode."""
 
@@ -506,14 +527,18 @@ def test_a_served_memory_keeps_what_startup_made_out_of_full_collections(memory)
     assert gc.get_freeze_count() > 100_000
 
 
-def test_a_past_read_widens_only_the_arms_of_kinds_the_workspace_holds(api: Api, remembered, memory, monkeypatch):
+def test_a_past_read_asks_no_arm_again_when_the_index_gave_all_the_workspace_holds(
+    api: Api, remembered, memory, monkeypatch
+):
     asked: list[str] = []
     read_list = memory.graph.read_list
     monkeypatch.setattr(
         memory.graph, "read_list", lambda name, /, **params: asked.append(name) or read_list(name, **params)
     )
-    # Five turns were said by then, too few for any arm's limit: the turn arms widen, the claim arm
-    # (no claims here) does not, and no claims are looked for to embed.
-    recall(api, "camping at the lake", valid_at="2023-06-01")
-    assert "recall_turn_vector" in asked
-    assert "recall_claim_vector" not in asked and "claims_pending_embedding" not in asked
+    # Five turns were said by then, too few for any arm's limit, but each vector arm's index gave
+    # fewer than it asked for (all the workspace holds), so none asks again; the claim arm (no claims
+    # here) is not asked again either, and no claims are looked for to embed.
+    found = recall(api, "camping at the lake", valid_at="2023-06-01")
+    assert found["items"]
+    assert not [name for name in asked if name.endswith("_vector")]
+    assert "claims_pending_embedding" not in asked

@@ -77,7 +77,7 @@ def test_a_full_text_index_without_the_workspace_is_remade_with_it(settings):
 # Queries whose job is to visit every node of a label; all others must start from an index.
 SCANS_ON_PURPOSE = {
     "claims_pending_embedding": "the :PendingEmbedding label is the queue itself",
-    "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim",
+    "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim, a page at a time",
     "claims_pending_workspaces": "the :PendingEmbedding label is the queue itself",
     "schema_understands_migrate": "schema version 6's migration looks at every understanding",
     "bench_ingest_floor_clear": "bench ingest deletes its floor's scaffolding nodes, all of them",

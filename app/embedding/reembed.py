@@ -12,6 +12,7 @@ from app.embedding.turns import embed_turns
 from app.graph.client import VECTOR_INDEXES, GraphClient
 
 PAGE = 256
+CLAIM_PAGE = 10_000  # claims queued for the embedder per transaction
 
 
 def reembed(
@@ -39,7 +40,13 @@ def reembed(
         sessions.update(t["sessionId"] for t in page)
         turns, passages, after = turns + len(turn_rows), passages + len(passage_rows), page[-1]["id"]
         report(f"  {turns} turns, {passages} passages")
-    graph.write_query("claims_queue_all_for_embedding")
+    queued, after = 0, ""
+    while True:
+        claims_page = graph.write_query("claims_queue_all_for_embedding", after=after, limit=CLAIM_PAGE)[0]
+        if not claims_page["queued"]:
+            break
+        queued, after = queued + claims_page["queued"], claims_page["last"]
+        report(f"  {queued} claims queued")
     claims = embed_claims()
     ordered = sorted(sessions)
     for start in range(0, len(ordered), PAGE):

@@ -17,12 +17,12 @@ from app.recall.lucene import lucene_query
 from app.temporal.phrases import resolve_time_expressions
 from app.temporal.scope import TimeScope
 
-# Candidates an index arm ranks before the time scope (and, for full text, the workspace) filters them
-# down to its limit. Vector arms search one workspace's vectors (filtered inside the index); their time
-# filters have no place in SEARCH's WHERE (they need OR), so they keep this headroom.
+# Candidates the full-text arm ranks before the workspace and time scope filter them down to its limit.
 CANDIDATES_PER_RESULT = 4
-# A read as of the past may find most of the workspace's nearest vectors too new: the arm then asks
-# for more candidates, at most this many.
+# A vector arm searches one workspace's vectors (filtered inside the index) and asks for just its limit:
+# an HNSW search's cost grows with how many it is asked for (over 1M claims, 240 took 46 ms where 60
+# took 26). The time scope has no place in SEARCH's WHERE (it needs OR), so when it leaves fewer than
+# the limit and the index had more to give, the arm asks again for more (see widened), at most this many.
 MAX_CANDIDATES = 20_000
 
 
@@ -67,7 +67,7 @@ def arm_params(
         if lucene is None:
             return None
         return {"lucene": lucene, "candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
-    return {"vector": vector, "candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
+    return {"vector": vector, "candidates": limit, "limit": limit}
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,8 @@ def run_arms(
     scope: TimeScope,
 ) -> ArmsFound:
     """Each arm's ranked rows for the question, best first (at most `limit`), all arms and what the
-    workspace holds in one statement. A read as of the past widens a vector arm that came back
-    short when the workspace holds its kind (see widened)."""
+    workspace holds in one statement. A vector arm the time scope left short asks again for more
+    (see widened)."""
     params: dict[str, Any] = {"workspace": workspace, **scope.params()}
     firing = []
     for arm in arms:
@@ -98,25 +98,31 @@ def run_arms(
         params.update(own)  # arms share the names they have in common, with the same values
     found = graph.read_lists(["recall_workspace_holds", *(arm.query for arm in firing)], **params)
     holds = found.pop("recall_workspace_holds")[0]
-    if scope.looks_back():
-        for arm in firing:
-            if arm.uses_vector and not arm.needs_time and (arm.holds is None or holds[arm.holds]):
-                found[arm.query] = widened(
-                    lambda candidates: graph.read_list(arm.query, **{**params, "candidates": candidates}),  # noqa: B023
-                    limit,
-                    found[arm.query],
-                )
+    for arm in firing:
+        if arm.uses_vector and not arm.needs_time:
+            # An arm that found nothing says nothing of what the index holds: only a read as of the
+            # past, in a workspace that holds the arm's kind, asks again then.
+            unknown = scope.looks_back() and (arm.holds is None or holds[arm.holds])
+            found[arm.query] = widened(
+                lambda candidates: graph.read_list(arm.query, **{**params, "candidates": candidates}),  # noqa: B023
+                limit,
+                found[arm.query],
+                when_empty=unknown,
+            )
     return ArmsFound([found.get(arm.query, []) for arm in arms], holds)
 
 
 def widened(
-    fetch: Callable[[int], list[dict[str, Any]]], limit: int, rows: list[dict[str, Any]]
+    fetch: Callable[[int], list[dict[str, Any]]], limit: int, rows: list[dict[str, Any]], when_empty: bool
 ) -> list[dict[str, Any]]:
-    """`rows` (what limit x CANDIDATES_PER_RESULT candidates left after the time scope), else
-    fetch(candidates)'s, asking for 8x more candidates while fewer than `limit` remain, up to
-    MAX_CANDIDATES."""
-    candidates = limit * CANDIDATES_PER_RESULT
+    """`rows` (what `limit` candidates left after the time scope), else fetch(candidates)'s, asking
+    for 8x more candidates, up to MAX_CANDIDATES, while fewer than `limit` remain and the index gave
+    all it was asked for (each row says how many: `searched`), so that it may hold more. Rows that
+    are none say nothing of the index: then it asks again only `when_empty`."""
+    candidates = limit
     while len(rows) < limit and candidates < MAX_CANDIDATES:
+        if rows[0]["searched"] < candidates if rows else not when_empty:
+            break
         candidates = min(candidates * 8, MAX_CANDIDATES)
         rows = fetch(candidates)
     return rows

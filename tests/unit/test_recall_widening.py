@@ -1,5 +1,5 @@
 """How far a vector arm widens its search when the time scope (filtered after the index) leaves
-fewer rows than it needs: only reads as of the past do."""
+fewer rows than it needs: only while the index gave all it was asked for, so may hold more."""
 
 from __future__ import annotations
 
@@ -7,32 +7,46 @@ from datetime import timedelta
 
 import pytest
 
-from app.recall.arms import CANDIDATES_PER_RESULT, MAX_CANDIDATES, widened
+from app.recall.arms import MAX_CANDIDATES, widened
 from app.temporal.instants import utc_now
 from app.temporal.scope import TimeScope
 
 pytestmark = pytest.mark.unit
 
 
-def asks(found_per_ask: list[int], limit: int) -> list[int]:
-    """The candidate counts asked for, the first by all arms' statement (limit x 4) and the rest by
-    widened(), when each ask finds the next count of rows."""
-    seen = [limit * CANDIDATES_PER_RESULT]
+def asks(answers: list[tuple[int, int]], limit: int, when_empty: bool = False) -> list[int]:
+    """The candidate counts asked for, the first by all arms' statement (the limit) and the rest by
+    widened(), when each ask's index gives answers[i] = (searched, rows left by the time scope)."""
+    seen = [limit]
+
+    def rows(searched: int, left: int) -> list[dict]:
+        return [{"searched": searched}] * left
 
     def fetch(candidates: int) -> list[dict]:
         seen.append(candidates)
-        return [{}] * found_per_ask[len(seen) - 1]
+        return rows(*answers[len(seen) - 1])
 
-    widened(fetch, limit, [{}] * found_per_ask[0])
+    widened(fetch, limit, rows(*answers[0]), when_empty=when_empty)
     return seen
 
 
 def test_one_ask_is_enough_when_the_scope_leaves_the_limit():
-    assert asks([20], limit=20) == [80]
+    assert asks([(20, 20)], limit=20) == [20]
 
 
 def test_a_starved_scope_widens_eightfold_and_stops_at_the_cap():
-    assert asks([0, 3, 10, 19, 19], limit=20) == [80, 640, 5120, MAX_CANDIDATES]
+    answers = [(20, 3), (160, 10), (1280, 19), (10240, 19), (MAX_CANDIDATES, 19)]
+    assert asks(answers, limit=20) == [20, 160, 1280, 10240, MAX_CANDIDATES]
+
+
+def test_an_index_that_gave_fewer_than_asked_holds_no_more():
+    assert asks([(12, 5)], limit=20) == [20]
+    assert asks([(20, 3), (90, 8)], limit=20) == [20, 160]
+
+
+def test_nothing_found_widens_only_when_asked_to():
+    assert asks([(0, 0)], limit=20) == [20]
+    assert asks([(0, 0), (160, 0), (1280, 30)], limit=20, when_empty=True) == [20, 160, 1280]
 
 
 def test_only_a_scope_in_the_past_looks_back():
