@@ -100,14 +100,13 @@ def run_arms(
     holds = found.pop("recall_workspace_holds")[0]
     for arm in firing:
         if arm.uses_vector and not arm.needs_time:
-            # An arm that found nothing says nothing of what the index holds: only a read as of the
-            # past, in a workspace that holds the arm's kind, asks again then.
-            unknown = scope.looks_back() and (arm.holds is None or holds[arm.holds])
+            # An arm that found nothing says nothing of what the index holds (the time scope may have
+            # left none of a full answer): it asks again where the workspace holds the arm's kind.
             found[arm.query] = widened(
                 lambda candidates: graph.read_list(arm.query, **{**params, "candidates": candidates}),  # noqa: B023
                 limit,
                 found[arm.query],
-                when_empty=unknown,
+                when_empty=arm.holds is None or holds[arm.holds],
             )
     return ArmsFound([found.get(arm.query, []) for arm in arms], holds)
 

@@ -7,7 +7,7 @@ every read of one request sees the same instant on both axes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from app.temporal.instants import utc_now
 
@@ -26,11 +26,6 @@ class TimeScope:
     @classmethod
     def now(cls) -> TimeScope:
         return cls.resolve()
-
-    def looks_back(self, slack: timedelta = timedelta(seconds=1)) -> bool:
-        """Whether either instant is before this read began (beyond `slack`): a read as of then may
-        find that much of what is stored now was not yet true or not yet known."""
-        return min(self.valid_at, self.known_at) < utc_now() - slack
 
     def params(self) -> dict[str, datetime]:
         """The `$valid_at` / `$known_at` parameters of a named query."""

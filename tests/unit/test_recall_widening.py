@@ -3,13 +3,9 @@ fewer rows than it needs: only while the index gave all it was asked for, so may
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
 from app.recall.arms import MAX_CANDIDATES, widened
-from app.temporal.instants import utc_now
-from app.temporal.scope import TimeScope
 
 pytestmark = pytest.mark.unit
 
@@ -47,10 +43,3 @@ def test_an_index_that_gave_fewer_than_asked_holds_no_more():
 def test_nothing_found_widens_only_when_asked_to():
     assert asks([(0, 0)], limit=20) == [20]
     assert asks([(0, 0), (160, 0), (1280, 30)], limit=20, when_empty=True) == [20, 160, 1280]
-
-
-def test_only_a_scope_in_the_past_looks_back():
-    now = utc_now()
-    assert not TimeScope.now().looks_back()
-    assert TimeScope(valid_at=now, known_at=now - timedelta(hours=1)).looks_back()
-    assert TimeScope(valid_at=now - timedelta(days=3), known_at=now).looks_back()
