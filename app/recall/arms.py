@@ -120,7 +120,8 @@ def widened(
     are none say nothing of the index: then it asks again only `when_empty`."""
     candidates = limit
     while len(rows) < limit and candidates < MAX_CANDIDATES:
-        if rows[0]["searched"] < candidates if rows else not when_empty:
+        index_holds_no_more = rows[0]["searched"] < candidates if rows else not when_empty
+        if index_holds_no_more:
             break
         candidates = min(candidates * 8, MAX_CANDIDATES)
         rows = fetch(candidates)
