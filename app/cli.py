@@ -167,6 +167,8 @@ def cmd_schema(settings: Settings, args: argparse.Namespace) -> int:
     with Memory(settings).open(apply_schema=False) as memory:
         version = memory.apply_schema()
         print(f"schema version {version} applied ({memory.encoder.name}, {memory.encoder.dimensions} dimensions)")
+        for row in memory.graph.indexes_not_online():
+            print(f"  index {row['name']} ({row['type']}) is {row['state']}, {row['percent']:.0f}%: see GET /health")
     return 0
 
 

@@ -52,6 +52,19 @@ class BackendUnavailable(DontoError):
         self.retry_after = retry_after
 
 
+class IndexUnavailable(BackendUnavailable):
+    """A query needs an index that is not online: Neo4j is still building it (after a schema upgrade or
+    a restore), or it is missing (`donto reembed` drops the vector indexes while it re-encodes, and
+    makes them again at the end). Retry later; `GET /health` lists such indexes and how far each is."""
+
+    code = "index_unavailable"
+
+    def __init__(self, index: str, missing: bool, retry_after: int = 5):
+        why = "is missing (being rebuilt by `donto reembed`?)" if missing else "is still being built"
+        super().__init__(f"index {index} {why}; retry shortly (GET /health says how far)", retry_after)
+        self.index = index
+
+
 class SchemaMismatch(DontoError):
     code = "schema_mismatch"
 

@@ -171,5 +171,5 @@ CREATE CONSTRAINT memory_event_id IF NOT EXISTS FOR (e:MemoryEvent) REQUIRE e.id
 CREATE INDEX memory_event_workspace IF NOT EXISTS FOR (e:MemoryEvent) ON (e.workspace, e.at);
 CREATE INDEX perspective_workspace IF NOT EXISTS FOR (p:Perspective) ON (p.workspace);
 
-// Last: wait (up to 300 s) until every index above is online, so nothing reads a half-built one.
-CALL db.awaitIndexes(300);
+// Nothing here waits for the indexes to come online: GraphClient.apply_schema waits a little (a new
+// store's are online at once) and lets the API start while a large graph's rebuilt indexes populate.

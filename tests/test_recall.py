@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import gc
+import logging
 from typing import Any
 
 import pytest
 
+from app.errors import IndexUnavailable
 from app.graph.client import GraphClient
 from app.recall.arms import ARMS, arm_params, run_arms
 from app.temporal.scope import TimeScope
@@ -329,6 +331,62 @@ def test_reembed_rebuilds_every_vector(api: Api, remembered, memory):
     assert turn_ids(recall(api, "What did Melanie paint?", k=1, arms=["turn_vector"], include_provenance=True)) == [
         "D2:3"
     ]
+
+
+def test_recall_runs_without_an_arm_whose_index_is_still_building(api: Api, remembered, memory, monkeypatch, caplog):
+    # A large graph's rebuilt vector index (after `donto reembed` or a schema upgrade) takes minutes to
+    # populate, and Neo4j refuses every query of it meanwhile: recall answers from its other arms and
+    # names the one left out, other reads of the index answer 503, and /health says how far it has got.
+    graph, filler = memory.graph, api.workspace + "-filler"
+    for _ in range(3):  # 15,000 vectors to read: the index populates for seconds, not milliseconds
+        graph.write(
+            lambda tx: tx.run(
+                "UNWIND range(1, 5000) AS i CREATE (:Claim {workspace: $w, id: randomUUID(), "
+                "embedding: [x IN range(1, $d) | rand() - 0.5]})",
+                w=filler,
+                d=memory.encoder.dimensions,
+            ).consume()
+        )
+    graph.write_query("index_drop", name="claim_embedding")
+    # Applying the schema makes it again and returns without waiting for it (as the API starts), here at once.
+    monkeypatch.setattr("app.graph.client.INDEX_WAIT_S", 0.0)
+    with caplog.at_level(logging.WARNING, logger="app.graph.client"):
+        graph.apply_schema(memory.encoder.name, memory.encoder.dimensions)
+    try:
+        bundle = recall(api, "What did Melanie paint?", include_provenance=True)
+        health = api.client.get("/health").json()
+        with pytest.raises(IndexUnavailable):
+            graph.read_list("recall_claim_vector", **claim_vector_params(api.workspace, memory.encoder.dimensions))
+    finally:
+        left = graph.await_indexes(300)
+        graph.write(lambda tx: tx.run("MATCH (c:Claim {workspace: $w}) DELETE c", w=filler).consume())
+    assert "index claim_embedding (VECTOR) is POPULATING" in caplog.text
+    assert bundle["arms_unavailable"] == ["claim_vector"]
+    assert "D2:3" in turn_ids(bundle)  # the turn arms still answer
+    assert [(i["name"], i["state"]) for i in health["indexes_not_online"]] == [("claim_embedding", "POPULATING")]
+    assert left == []
+    assert "arms_unavailable" not in recall(api, "What did Melanie paint?")
+    assert api.client.get("/health").json()["indexes_not_online"] == []
+
+
+def test_recall_runs_without_an_arm_whose_index_is_missing_until_the_schema_makes_it(api: Api, remembered, memory):
+    # `donto reembed` drops the vector indexes while it encodes everything again (hours on a large graph).
+    memory.graph.write_query("index_drop", name="turn_context_embedding")
+    try:
+        bundle = recall(api, "What did Melanie paint?", include_provenance=True)
+        health = api.client.get("/health").json()
+    finally:
+        memory.graph.apply_schema(memory.encoder.name, memory.encoder.dimensions)
+    assert bundle["arms_unavailable"] == ["exchange_vector"] and "D2:3" in turn_ids(bundle)
+    assert health["indexes_not_online"] == [
+        {"name": "turn_context_embedding", "type": "VECTOR", "state": "MISSING", "percent": 0.0}
+    ]
+    assert "arms_unavailable" not in recall(api, "What did Melanie paint?")
+
+
+def claim_vector_params(workspace: str, dimensions: int) -> dict[str, Any]:
+    vector = [1.0] + [0.0] * (dimensions - 1)
+    return {"workspace": workspace, **TimeScope.now().params(), "vector": vector, "candidates": 20, "limit": 20}
 
 
 def test_entity_profile_shows_a_later_single_value_as_superseding_the_earlier(api: Api):

@@ -52,4 +52,8 @@ def reembed(
     for start in range(0, len(ordered), PAGE):
         graph.write_query("session_text_write", session_ids=ordered[start : start + PAGE])
     graph.apply_schema(encoder.name, encoder.dimensions)
+    # The indexes rebuild from the vectors on the nodes (minutes for a million); reembed ends when they
+    # are online, while recall meanwhile runs without the arms whose index is building.
+    while building := [row for row in graph.await_indexes(30) if row["state"] == "POPULATING"]:
+        report("  indexes building: " + ", ".join(f"{row['name']} {row['percent']:.0f}%" for row in building))
     return {"turns": turns, "passages": passages, "claims": claims, "sessions": len(ordered)}

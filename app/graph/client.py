@@ -10,23 +10,31 @@ and the query log. Query parameters are never logged: they carry user text and v
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
 from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
+from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable, SessionExpired, TransientError
 
-from app.errors import BackendUnavailable, SchemaMismatch, UnsupportedNeo4j
-from app.graph.queries import QueryLibrary, schema_statements, schema_text, schema_version
+from app.errors import BackendUnavailable, IndexUnavailable, SchemaMismatch, UnsupportedNeo4j
+from app.graph.queries import QueryLibrary, schema_indexes, schema_statements, schema_text, schema_version
 from app.settings import APP_NAME, APP_VERSION, Settings
 from app.temporal.instants import to_native
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-SCHEMA_TIMEOUT_S = 600.0  # awaiting index population on a large graph outlasts the query timeout
+SCHEMA_TIMEOUT_S = 600.0  # a schema statement on a large graph (a migration batch) outlasts the query timeout
+# How long applying the schema waits for its indexes to come online. A new store's are online in
+# well under a second; a large graph's rebuilt vector index takes minutes (about 40 s per 60k vectors
+# on 2 cores), and the API starts without it: recall skips the arms whose index is still building and
+# says so, other reads of it answer 503, and /health lists what is still building.
+INDEX_WAIT_S = 20.0
+INDEX_POPULATING = "51N63"  # GQL status: "Index `…` is not ready yet. Wait until it finishes populating"
+INDEX_MISSING = "22N69"  # GQL status: "The index '…' does not exist"
 MIGRATION_BATCH = 10_000  # edges a schema migration moves per transaction
 # donto's vector indexes and the filter properties each carries (schema version 7), which a SEARCH
 # clause's WHERE may name: every search is of one workspace, the perspective vectors' of one model too.
@@ -130,6 +138,13 @@ class GraphClient:
             log.warning("Neo4j is not reachable (%s): %s", name, exc)
             self._down_until = time.monotonic() + self.retry_after_s
             raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s) from exc
+        except ClientError as exc:
+            for status in (INDEX_POPULATING, INDEX_MISSING):
+                if (cause := exc.find_by_gql_status(status)) is not None:
+                    named = re.search(r"[Ii]ndex [`']([^`']+)[`']", cause.message or "")
+                    index = named.group(1) if named else "(unnamed)"
+                    raise IndexUnavailable(index, missing=status == INDEX_MISSING) from exc
+            raise
 
     def _metadata(self, name: str) -> dict[str, str]:
         return {"app": f"{APP_NAME}_v{APP_VERSION}", "query": name}
@@ -226,6 +241,11 @@ class GraphClient:
                 f"vector indexes {', '.join(wrong)} were built for another embedding model "
                 f"({held[wrong[0]]} dimensions, {embedding_model} has {embedding_dimensions}): run `donto reembed`"
             )
+        for row in self.await_indexes(INDEX_WAIT_S, schema):
+            log.warning(
+                "index %s (%s) is %s (%.0f%%): recall runs without the arms it serves, other reads of it answer 503",
+                row["name"], row["type"], row["state"], row["percent"],
+            )  # fmt: skip
         version = schema_version(schema)
         self.write_query(
             "schema_version_record",
@@ -234,6 +254,28 @@ class GraphClient:
             embedding_dimensions=embedding_dimensions,
         )
         return version
+
+    def indexes_not_online(self, schema: str | None = None) -> list[dict[str, Any]]:
+        """schema.cypher's indexes that are not online (name, type, state, percent): POPULATING,
+        FAILED, or MISSING (dropped, as `donto reembed` does with the vector indexes while it works)."""
+        held = {row["name"]: row for row in self.read_query("index_states")}
+        declared = schema_indexes(schema or schema_text())
+        missing = [{"name": n, "type": t, "state": "MISSING", "percent": 0.0} for n, t in declared if n not in held]
+        return sorted(
+            [row for name, _ in declared if (row := held.get(name)) and row["state"] != "ONLINE"] + missing,
+            key=lambda row: row["name"],
+        )
+
+    def await_indexes(self, seconds: float, schema: str | None = None) -> list[dict[str, Any]]:
+        """Wait up to `seconds` while any of schema.cypher's indexes populates; those not online then.
+        Not db.awaitIndexes: it fails when time runs out, and a large graph's rebuilt vector index
+        outlasts any wait an API start can afford. A failed or missing index is not waited for."""
+        deadline = time.monotonic() + seconds
+        while True:
+            not_online = self.indexes_not_online(schema)
+            if time.monotonic() >= deadline or not any(row["state"] == "POPULATING" for row in not_online):
+                return not_online
+            time.sleep(0.2)
 
 
 def next_transaction_time(graph: GraphClient, tx: ManagedTransaction, workspace: str) -> datetime:

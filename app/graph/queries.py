@@ -107,6 +107,17 @@ def schema_statements(text: str) -> list[str]:
     return [s.strip() for s in body.split(";") if s.strip()]
 
 
+def schema_indexes(text: str) -> list[tuple[str, str]]:
+    """The indexes schema.cypher makes, as (name, type: RANGE, VECTOR, FULLTEXT, ...), in its order.
+    Constraints are left out: Neo4j makes their indexes with them, online at once."""
+    made = re.compile(r"CREATE (?:(VECTOR|FULLTEXT|TEXT|POINT|LOOKUP) )?INDEX (\w+) IF NOT EXISTS")
+    return [
+        (found[2], found[1] or "RANGE")
+        for statement in schema_statements(text)
+        if (found := made.match(statement.removeprefix("CYPHER 25 ")))
+    ]
+
+
 def schema_version(text: str) -> int:
     for line in text.splitlines():
         if line.startswith("// schema-version:"):

@@ -209,7 +209,10 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
             if item.provenance is not None:  # else left unset, so the answer leaves the key out
                 out.provenance = ProvenanceOut.model_validate(item.provenance)
             items.append(out)
-        return _result(RecallOut(items=items, took_ms=round(result.took_ms, 2)))
+        bundle = RecallOut(items=items, took_ms=round(result.took_ms, 2))
+        if result.arms_unavailable:
+            bundle.arms_unavailable = list(result.arms_unavailable)
+        return _result(bundle)
 
     @server.tool(annotations=WRITES)
     def add_turns(

@@ -6,16 +6,20 @@ switched on and off by name like the arms."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
 from typing import Any
 
+from app.errors import IndexUnavailable
 from app.graph.client import GraphClient
 from app.recall.lucene import lucene_query
 from app.temporal.phrases import resolve_time_expressions
 from app.temporal.scope import TimeScope
+
+log = logging.getLogger(__name__)
 
 # Candidates the full-text arm ranks before the workspace and time scope filter them down to its limit.
 CANDIDATES_PER_RESULT = 4
@@ -32,19 +36,30 @@ class Arm:
     query: str  # its file in cypher/
     uses_vector: bool
     holds: str | None  # "turns" or "claims": what the workspace must hold for this arm to find anything
+    index: str | None  # the vector or full-text index it searches: while that one builds, the arm is left out
     needs_time: bool = False  # fires only when the query names a time
 
 
 ARMS: dict[str, Arm] = {
     arm.name: arm
     for arm in (
-        Arm("turn_vector", query="recall_turn_vector", uses_vector=True, holds="turns"),
-        Arm("passage_vector", query="recall_passage_vector", uses_vector=True, holds="turns"),
-        Arm("exchange_vector", query="recall_exchange_vector", uses_vector=True, holds="turns"),
-        Arm("claim_vector", query="recall_claim_vector", uses_vector=True, holds="claims"),
-        Arm("fulltext", query="recall_fulltext", uses_vector=False, holds=None),
-        Arm("session_fulltext", query="recall_session_fulltext", uses_vector=False, holds="turns"),
-        Arm("time_window", query="recall_time_window", uses_vector=True, holds="turns", needs_time=True),
+        Arm("turn_vector", query="recall_turn_vector", uses_vector=True, holds="turns", index="turn_embedding"),
+        Arm(
+            "passage_vector", query="recall_passage_vector", uses_vector=True, holds="turns", index="passage_embedding"
+        ),
+        Arm(
+            "exchange_vector",
+            query="recall_exchange_vector",
+            uses_vector=True,
+            holds="turns",
+            index="turn_context_embedding",
+        ),
+        Arm("claim_vector", query="recall_claim_vector", uses_vector=True, holds="claims", index="claim_embedding"),
+        Arm("fulltext", query="recall_fulltext", uses_vector=False, holds=None, index="recall_search"),
+        Arm(
+            "session_fulltext", query="recall_session_fulltext", uses_vector=False, holds="turns", index="session_text"
+        ),
+        Arm("time_window", query="recall_time_window", uses_vector=True, holds="turns", index=None, needs_time=True),
     )
 }
 NEIGHBOURS = "neighbours"  # not an index: the ±1 turns around the strongest hits
@@ -74,6 +89,7 @@ def arm_params(
 class ArmsFound:
     rows: list[list[dict[str, Any]]]  # each arm's, in the order asked
     holds: dict[str, bool]  # {"turns": ..., "claims": ...}
+    unavailable: tuple[str, ...] = ()  # arms left out: their index is being built or missing
 
 
 def run_arms(
@@ -87,7 +103,9 @@ def run_arms(
 ) -> ArmsFound:
     """Each arm's ranked rows for the question, best first (at most `limit`), all arms and what the
     workspace holds in one statement. A vector arm the time scope left short asks again for more
-    (see widened)."""
+    (see widened). An arm whose index is not online (Neo4j still building it after a schema upgrade,
+    or `donto reembed` rebuilding it) is left out, and named in `unavailable`, rather than failing
+    the whole recall."""
     params: dict[str, Any] = {"workspace": workspace, **scope.params()}
     firing = []
     for arm in arms:
@@ -96,7 +114,18 @@ def run_arms(
             continue
         firing.append(arm)
         params.update(own)  # arms share the names they have in common, with the same values
-    found = graph.read_lists(["recall_workspace_holds", *(arm.query for arm in firing)], **params)
+    unavailable: list[str] = []
+    while True:
+        try:
+            found = graph.read_lists(["recall_workspace_holds", *(arm.query for arm in firing)], **params)
+            break
+        except IndexUnavailable as exc:
+            waiting = [arm for arm in firing if arm.index == exc.index]
+            if not waiting:
+                raise
+            log.warning("recall runs without %s: %s", [a.name for a in waiting], exc.message)
+            unavailable += [arm.name for arm in waiting]
+            firing = [arm for arm in firing if arm not in waiting]
     holds = found.pop("recall_workspace_holds")[0]
     for arm in firing:
         if arm.uses_vector and not arm.needs_time:
@@ -108,7 +137,7 @@ def run_arms(
                 found[arm.query],
                 when_empty=arm.holds is None or holds[arm.holds],
             )
-    return ArmsFound([found.get(arm.query, []) for arm in arms], holds)
+    return ArmsFound([found.get(arm.query, []) for arm in arms], holds, tuple(unavailable))
 
 
 def widened(

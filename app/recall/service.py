@@ -47,6 +47,7 @@ class RecallRequest:
 class RecallResult:
     items: list[RecallItem]
     took_ms: float
+    arms_unavailable: tuple[str, ...] = ()  # left out while their index is built or rebuilt: a partial bundle
 
 
 def check_arm_weights(weights: Mapping[str, float]) -> dict[str, float]:
@@ -94,7 +95,7 @@ class RecallService:
         question, scope = request.query, request.scope
         found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
         # Read our own writes: claims not embedded yet are embedded now, and the claim arm asked again.
-        holds_claims = "claim_vector" in names and found.holds["claims"]
+        holds_claims = "claim_vector" in names and found.holds["claims"] and "claim_vector" not in found.unavailable
         if holds_claims and self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL):
             again = run_arms(self.graph, [ARMS["claim_vector"]], workspace, question, vector, per_arm, scope)
             found.rows[names.index("claim_vector")] = again.rows[0]
@@ -137,7 +138,7 @@ class RecallService:
             self._attach_status(workspace, chosen, items, request.scope)
         if request.max_tokens is not None:
             items = trim_to_tokens(items, request.max_tokens)
-        return RecallResult(items, (time.perf_counter() - started) * 1000)
+        return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable)
 
     def _by_id(self, workspace: str, query: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The rows of `query` (recall_turns, recall_turn_places, recall_claims) for `ids`, by id."""

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from app.api.deps import MemoryDep
-from app.api.schemas.health import HealthOut, ModelOut
+from app.api.schemas.health import HealthOut, IndexStateOut, ModelOut
 from app.errors import BackendUnavailable
 
 router = APIRouter(tags=["health"])
@@ -17,10 +17,11 @@ router = APIRouter(tags=["health"])
 @router.get("/health", response_model=HealthOut, responses={503: {"model": HealthOut}})
 def health(memory: MemoryDep) -> HealthOut | JSONResponse:
     """Is Neo4j reachable, and which schema version and embedding model does it carry; which model
-    is configured (its card)? 503 when Neo4j does not answer (the body says no more than that: no
-    address, no driver message)."""
+    is configured (its card); which indexes are still being built? 503 when Neo4j does not answer
+    (the body says no more than that: no address, no driver message)."""
     try:
         rows = memory.graph.read_query("health")
+        not_online = memory.graph.indexes_not_online()
     except BackendUnavailable:
         down = HealthOut(status="unavailable", neo4j="unreachable")
         return JSONResponse(down.model_dump(exclude_none=True), status_code=503)
@@ -30,4 +31,5 @@ def health(memory: MemoryDep) -> HealthOut | JSONResponse:
         schema_version=rows[0]["schemaVersion"],
         embedding_model=rows[0]["embeddingModel"],
         model=ModelOut(**asdict(memory.encoder.card)),
+        indexes_not_online=[IndexStateOut(**row) for row in not_online],
     )

@@ -32,7 +32,10 @@ async def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> 
             include_provenance=body.include_provenance,
         ),
     )
-    return RecallOut(items=[_item(i) for i in result.items], took_ms=round(result.took_ms, 2))
+    out = RecallOut(items=[_item(i) for i in result.items], took_ms=round(result.took_ms, 2))
+    if result.arms_unavailable:  # else left unset, so the answer leaves the key out
+        out.arms_unavailable = list(result.arms_unavailable)
+    return out
 
 
 def _item(item: RecallItem) -> RecallItemOut:

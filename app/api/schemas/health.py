@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class ModelOut(BaseModel):
@@ -19,9 +19,24 @@ class ModelOut(BaseModel):
     licence: str
 
 
+class IndexStateOut(BaseModel):
+    """One of schema.cypher's indexes that is not online: POPULATING (being built), FAILED (drop it and
+    apply the schema again) or MISSING (dropped: `donto reembed` makes the vector indexes again at its end)."""
+
+    name: str
+    type: str = Field(description="VECTOR, FULLTEXT, RANGE, ...")
+    state: Literal["POPULATING", "FAILED", "MISSING"]
+    percent: float = Field(description="how much of the graph it has read, 0-100")
+
+
 class HealthOut(BaseModel):
     status: Literal["ok", "unavailable"]
     neo4j: Literal["reachable", "unreachable"]
     schema_version: int | None = None
     embedding_model: str | None = None  # the model the graph's vectors were made with
     model: ModelOut | None = None
+    indexes_not_online: list[IndexStateOut] | None = Field(
+        default=None,
+        description="indexes not online, empty when all are: while one is built (minutes for a million vectors) "
+        "recall runs without the arms it serves and says so, and other reads of it answer 503",
+    )

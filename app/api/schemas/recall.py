@@ -42,3 +42,8 @@ class RecallItemOut(BaseModel):
 class RecallOut(BaseModel):
     items: list[RecallItemOut]
     took_ms: float
+    arms_unavailable: list[str] | None = Field(
+        default=None,
+        description="arms left out because their index is not online (Neo4j still building it after a schema "
+        "upgrade, or `donto reembed` rebuilding it): the bundle is partial until then; absent when every arm ran",
+    )
