@@ -65,6 +65,16 @@ class IndexUnavailable(BackendUnavailable):
         self.index = index
 
 
+class QueryTimedOut(BackendUnavailable):
+    """Neo4j stopped a query at DONTO_QUERY_TIMEOUT_S: the server is overloaded, or the request asks
+    for more than one query should do. Not an outage, so other requests are not refused meanwhile."""
+
+    code = "query_timeout"
+
+    def __init__(self, timeout_s: float, retry_after: int = 5):
+        super().__init__(f"the query took longer than {timeout_s:g} s and was stopped; retry shortly", retry_after)
+
+
 class SchemaMismatch(DontoError):
     code = "schema_mismatch"
 

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable, SessionExpired, TransientError
 
-from app.errors import BackendUnavailable, IndexUnavailable, SchemaMismatch, UnsupportedNeo4j
+from app.errors import BackendUnavailable, IndexUnavailable, QueryTimedOut, SchemaMismatch, UnsupportedNeo4j
 from app.graph.queries import QueryLibrary, schema_indexes, schema_statements, schema_text, schema_version
 from app.settings import APP_NAME, APP_VERSION, Settings
 from app.temporal.instants import to_native
@@ -35,6 +35,7 @@ SCHEMA_TIMEOUT_S = 600.0  # a schema statement on a large graph (a migration bat
 INDEX_WAIT_S = 20.0
 INDEX_POPULATING = "51N63"  # GQL status: "Index `…` is not ready yet. Wait until it finishes populating"
 INDEX_MISSING = "22N69"  # GQL status: "The index '…' does not exist"
+TIMED_OUT = "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration"  # past the transaction's timeout
 MIGRATION_BATCH = 10_000  # edges a schema migration moves per transaction
 # donto's vector indexes and the filter properties each carries (schema version 7), which a SEARCH
 # clause's WHERE may name: every search is of one workspace, the perspective vectors' of one model too.
@@ -139,6 +140,9 @@ class GraphClient:
             self._down_until = time.monotonic() + self.retry_after_s
             raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s) from exc
         except ClientError as exc:
+            if exc.code == TIMED_OUT:
+                log.warning("query %s stopped at its timeout (%s s)", name, timeout_s or self.timeout)
+                raise QueryTimedOut(timeout_s or self.timeout) from exc
             for status in (INDEX_POPULATING, INDEX_MISSING):
                 if (cause := exc.find_by_gql_status(status)) is not None:
                     named = re.search(r"[Ii]ndex [`']([^`']+)[`']", cause.message or "")
