@@ -2,17 +2,17 @@
 // turn, claims to the turns their evidence cites. Same workspace and time filters as the others.
 // Lucene itself keeps to the workspace (+workspace:"…"^0, so BM25 is the text's alone): ranking every
 // workspace's documents and filtering after would let another tenant's many matches crowd this one's
-// out of $candidates. The clause is a phrase of the name's words, so a workspace whose name holds this
+// out of $fulltext_candidates. The clause is a phrase of the name's words, so a workspace whose name holds this
 // one's whole ("acme-staging" for "acme") still competes, and a name of English stop words alone
 // ("the") narrows nothing: the filter after keeps to the workspace exactly. $workspace never holds a
 // quote (donto's names are [A-Za-z0-9][A-Za-z0-9_.-]*).
-// Parameters: $workspace, $lucene (a Lucene query over the text: 'melanie OR paint'), $candidates, $limit (integers),
+// Parameters: $workspace, $lucene (a Lucene query over the text: 'melanie OR paint'), $fulltext_candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
 // Returns: one row, rows: a list of {turnId (null for a claim), claimId (null for a turn or
 //          passage), turnIds, score}, best first
 CALL db.index.fulltext.queryNodes('recall_search',
   '+workspace:"' + $workspace + '"^0 +(text:(' + $lucene + ') OR speaker:(' + $lucene + '))',
-  {limit: $candidates}) YIELD node, score
+  {limit: $fulltext_candidates}) YIELD node, score
 WITH node, score
 WHERE node.workspace = $workspace AND node.txFrom <= $known_at
   AND (node.txTo IS NULL OR node.txTo > $known_at)

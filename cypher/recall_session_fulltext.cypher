@@ -3,11 +3,11 @@
 // matching the question as a whole lifts its turns. A session takes part only when all of its
 // text was recorded by $known_at and said by $valid_at: what was unknown then must not weigh.
 // Lucene keeps to the workspace itself, as in recall_fulltext (see there).
-// Parameters: $workspace, $lucene (a Lucene query over the text: 'melanie OR paint'), $candidates, $limit (integers),
+// Parameters: $workspace, $lucene (a Lucene query over the text: 'melanie OR paint'), $fulltext_candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
 // Returns: one row, rows: a list of {sessionExternalId, score}, best first
 CALL db.index.fulltext.queryNodes('session_text', '+workspace:"' + $workspace + '"^0 +text:(' + $lucene + ')',
-  {limit: $candidates}) YIELD node, score
+  {limit: $fulltext_candidates}) YIELD node, score
 WITH node, score
 WHERE node.workspace = $workspace
   AND node.textRecordedAt <= $known_at AND (node.lastSaidAt IS NULL OR node.lastSaidAt <= $valid_at)

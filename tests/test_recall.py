@@ -561,6 +561,21 @@ def test_an_as_of_recall_finds_the_old_turn_under_hundreds_of_nearer_newer_ones(
     assert turn_ids(recall(api, "bees in the garden", known_at=then, **ask)) == ["old-0"]
 
 
+def test_in_one_statement_each_vector_arm_asks_the_index_for_its_limit_not_the_full_text_arms_headroom(
+    api: Api, memory, workspace
+):
+    # The full-text arm asks Lucene for 4x its limit; sharing the parameter's name made every vector
+    # arm in the same statement ask its index for that too (an HNSW search costs more the more it
+    # is asked for: 240 cost 46 ms where 60 cost 26 over a million vectors).
+    episode(api, "many", [("Ann", f"Bees in the garden again, note {i}.") for i in range(100)])
+    question, scope = "bees in the garden", TimeScope.now()
+    vector = memory.encoder.encode_query(question)
+    found = run_arms(memory.graph, [ARMS["turn_vector"], ARMS["fulltext"]], workspace, question, vector, 20, scope)
+    vector_rows, text_rows = found.rows
+    assert len(vector_rows) == len(text_rows) == 20
+    assert {row["searched"] for row in vector_rows} == {20}
+
+
 def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remembered, memory, workspace):
     turn = next(t for t in remembered["second"]["turns"] if t["external_id"] == "D2:2")
     api.write(claim("caroline", "adopted", "oscar", evidence=[{"document_id": turn["id"], "start": 0, "end": 10}]))

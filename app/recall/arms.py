@@ -81,7 +81,8 @@ def arm_params(
         lucene = lucene_query(question)
         if lucene is None:
             return None
-        return {"lucene": lucene, "candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
+        # Its own name: the vector arms' `candidates` (their limit) is another value in the same statement.
+        return {"lucene": lucene, "fulltext_candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
     return {"vector": vector, "candidates": limit, "limit": limit}
 
 
