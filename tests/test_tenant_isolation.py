@@ -62,7 +62,7 @@ def test_another_tenants_many_better_matches_leave_full_text_recall_its_own(clie
         "recall_session_fulltext",
         workspace=workspace,
         lucene="tomatoes",
-        candidates=2,  # fewer than the crowd's sessions
+        fulltext_candidates=2,  # fewer than the crowd's sessions
         limit=1,
         **TimeScope.now().params(),
     )

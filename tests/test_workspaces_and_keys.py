@@ -32,6 +32,7 @@ def test_health_needs_no_key(client):
             "document_prompt": None,
             "licence": "apache-2.0",  # the weights' model card, not the wrapper package's MIT
         },
+        "indexes_not_online": [],  # every index schema.cypher declares is online
     }
 
 
