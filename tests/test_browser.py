@@ -105,6 +105,41 @@ def run_command(driver, text: str) -> None:
     ActionChains(driver).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
 
 
+def squeezed(text: str) -> str:
+    return " ".join(text.replace("\u00a0", " ").split())
+
+
+def editor_text(driver) -> str:
+    """What Browser's editor shows (Monaco draws its lines as spans; its textarea holds only a slice)."""
+    return driver.execute_script(
+        "const lines = document.querySelector('#monaco-main-editor .view-lines, .monaco-editor .view-lines');"
+        "return lines ? lines.innerText : '';"
+    )
+
+
+def log_in(driver, user: str, password: str) -> None:
+    """Fill Browser's login form and connect. Browser may draw the form again just after it first
+    appears (it tries the connection it remembers first), taking the fields away: then fill it again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for attempt in range(3):
+        wait_for(lambda: visible(driver, "[data-testid='password']"), "Browser's login form", 60)
+        try:
+            for testid, value in (("username", user), ("password", password)):
+                field = visible(driver, f"[data-testid='{testid}']")[0]
+                field.clear()
+                field.send_keys(value)
+            visible(driver, "[data-testid='connect']")[0].click()
+            wait_for(
+                lambda: "Connected" in driver.page_source or "You are connected" in driver.page_source, "the login"
+            )
+            return
+        except (IndexError, StaleElementReferenceException, AssertionError):
+            if attempt == 2:
+                raise
+            time.sleep(1)
+
+
 def captions(driver, text: str) -> list:
     """The drawn graph's texts holding `text` (Browser draws captions as SVG text)."""
     from selenium.webdriver.common.by import By
@@ -133,7 +168,10 @@ def run_runnable(driver, index: int) -> None:
     from selenium.webdriver.common.keys import Keys
 
     blocks = wait_for(lambda: visible(driver, "pre.runnable"), "the guide's runnable blocks")
+    wanted = squeezed(blocks[index].text)[:40]
     driver.execute_script("arguments[0].scrollIntoView(); arguments[0].click()", blocks[index])
+    # The click fills the editor a moment later: run before that and Browser runs what was there before.
+    wait_for(lambda: squeezed(editor_text(driver)).startswith(wanted), f"the editor to hold {wanted!r}")
     editor = wait_for(lambda: visible(driver, "#monaco-main-editor textarea, .monaco-editor textarea"), "the editor")[0]
     driver.execute_script("arguments[0].focus()", editor)  # a click can land on the editor's cover
     ActionChains(driver).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
@@ -152,13 +190,7 @@ def test_an_analyst_plays_the_guide_and_sees_claims_as_sentences(
 
     with served_api(settings) as port:
         driver.get(f"{browser_http}/browser/?dbms={bolt.replace('bolt://', 'neo4j://')}")
-        wait_for(lambda: visible(driver, "[data-testid='password']"), "Browser's login form", 60)
-        for testid, value in (("username", user), ("password", password)):
-            field = visible(driver, f"[data-testid='{testid}']")[0]
-            field.clear()
-            field.send_keys(value)
-        visible(driver, "[data-testid='connect']")[0].click()
-        wait_for(lambda: "Connected" in driver.page_source or "You are connected" in driver.page_source, "the login")
+        log_in(driver, user, password)
 
         # Browser reads the server's remote-content allowlist just after the login; a :play before
         # that is refused ("No guide by that name"), so an analyst (and this test) plays it again.
@@ -177,8 +209,9 @@ def test_an_analyst_plays_the_guide_and_sees_claims_as_sentences(
         hide_consent_banner(driver)
         driver.save_screenshot(str(shots / "analyst-guide.png"))
 
+        shown = driver.page_source.count(f'"{workspace}"')  # the guide shows the :params block
         run_runnable(driver, 0)  # :params {...}
-        wait_for(lambda: f'"{workspace}"' in driver.page_source, "the guide's parameters set")
+        wait_for(lambda: driver.page_source.count(f'"{workspace}"') > shown, "the guide's parameters set")
         run_runnable(driver, 1)  # :style http://127.0.0.1:PORT/analyst/donto.grass
         wait_for(lambda: "node.Claim" in driver.page_source, "donto's style applied")
 

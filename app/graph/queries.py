@@ -8,6 +8,7 @@ the rest is the statement. Files are read once at start; a missing name fails fa
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -97,6 +98,7 @@ def _parse(path: Traversable) -> Query:
     return Query(name=name, text=text, header="\n".join(header).strip())
 
 
+@functools.cache
 def schema_text() -> str:
     return (cypher_files() / SCHEMA_FILE).read_text(encoding="utf-8")
 
@@ -107,15 +109,16 @@ def schema_statements(text: str) -> list[str]:
     return [s.strip() for s in body.split(";") if s.strip()]
 
 
-def schema_indexes(text: str) -> list[tuple[str, str]]:
+@functools.cache
+def schema_indexes(text: str) -> tuple[tuple[str, str], ...]:
     """The indexes schema.cypher makes, as (name, type: RANGE, VECTOR, FULLTEXT, ...), in its order.
     Constraints are left out: Neo4j makes their indexes with them, online at once."""
     made = re.compile(r"CREATE (?:(VECTOR|FULLTEXT|TEXT|POINT|LOOKUP) )?INDEX (\w+) IF NOT EXISTS")
-    return [
+    return tuple(
         (found[2], found[1] or "RANGE")
         for statement in schema_statements(text)
         if (found := made.match(statement.removeprefix("CYPHER 25 ")))
-    ]
+    )
 
 
 def schema_version(text: str) -> int:

@@ -86,6 +86,16 @@ def arm_params(
     return {"vector": vector, "candidates": limit, "limit": limit}
 
 
+def merge_params(params: dict[str, Any], own: dict[str, Any], arm: str) -> None:
+    """Adds an arm's parameters to the one statement's. Arms share a name only where they mean the
+    same value: a clash would silently give one arm another's value (it once made every vector arm
+    ask its index for the full-text arm's 4x headroom), so it is a bug to fail on, loudly."""
+    for name, value in own.items():
+        if name in params and params[name] != value:
+            raise ValueError(f"recall arm {arm!r} sets ${name} to {value!r}, another arm to {params[name]!r}")
+        params[name] = value
+
+
 @dataclass(frozen=True)
 class ArmsFound:
     rows: list[list[dict[str, Any]]]  # each arm's, in the order asked
@@ -114,7 +124,7 @@ def run_arms(
         if own is None:
             continue
         firing.append(arm)
-        params.update(own)  # arms share the names they have in common, with the same values
+        merge_params(params, own, arm.name)
     unavailable: list[str] = []
     while True:
         try:
