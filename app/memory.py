@@ -64,8 +64,8 @@ class Memory:
         self.workspaces = WorkspaceService(self.graph)
         self.portability = PortabilityService(self.graph)  # donto export / import
         self.purges = PurgeService(self.graph)  # donto purge
-        self.claims = ClaimService(self.graph)
         self.identity = IdentityService(self.graph)  # SAME_AS links between entity keys
+        self.claims = ClaimService(self.graph, self.identity, settings.api.max_page)
         self.predicates = PredicateService(self.graph)
         self.documents = DocumentService(self.graph)
         self.walk = WalkService(self.graph)

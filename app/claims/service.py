@@ -24,6 +24,7 @@ from app.claims.models import (
 from app.errors import InvalidInput, NotFound
 from app.graph.client import GraphClient, next_transaction_time
 from app.graph.retraction import retract
+from app.identity.service import IdentityService
 from app.ids import uuid7
 from app.temporal.instants import to_native
 from app.temporal.scope import TimeScope
@@ -31,9 +32,18 @@ from app.temporal.scope import TimeScope
 LINKS = ("derived_from", "supports", "contradicts", "supersedes")
 
 
+@dataclass(frozen=True)
+class ClaimListing:
+    claims: list[Claim]
+    next_cursor: str | None
+    identity: dict[str, list[str]] | None  # with identity: the keys read for the subject and the object
+
+
 class ClaimService:
-    def __init__(self, graph: GraphClient):
+    def __init__(self, graph: GraphClient, identity: IdentityService, max_page: int):
         self.graph = graph
+        self.identity = identity
+        self.max_page = max_page
 
     # -- writes -------------------------------------------------------------------------------
 
@@ -118,22 +128,27 @@ class ClaimService:
         self,
         workspace: str,
         *,
-        subject: str | Sequence[str] | None = None,
+        subject: str | None = None,
         predicate: str | None = None,
-        object: str | Sequence[str] | None = None,
+        object: str | None = None,
         scope: TimeScope,
         include_retracted: bool = False,
         limit: int = 100,
         cursor: str | None = None,
-    ) -> tuple[list[Claim], str | None]:
+        identity: bool = False,
+    ) -> ClaimListing:
         """Claims valid at scope.valid_at as recorded by scope.known_at, in id order from `cursor`.
-        A subject or object given as several keys (an identity set) matches any of them."""
+        With `identity`, the subject and object each stand for their identity set as known then
+        (SAME_AS), and a claim keeps the key it was recorded under."""
+        if limit > self.max_page:
+            raise InvalidInput(f"limit is at most {self.max_page}", field="limit")
+        sets = self.identity.sets(workspace, scope.known_at, subject=subject, object=object) if identity else {}
         rows = self.graph.read_query(
             "claims_as_of",
             workspace=workspace,
-            subjects=_keys(subject),
+            subjects=_keys(sets.get("subject", subject)),
             predicate=predicate,
-            objects=_keys(object),
+            objects=_keys(sets.get("object", object)),
             **scope.params(),
             include_retracted=include_retracted,
             after=decode_cursor(cursor),
@@ -141,7 +156,7 @@ class ClaimService:
         )
         claims = [claim_from_node(r["claim"]) for r in rows[:limit]]
         next_cursor = encode_cursor(claims[-1].id) if len(rows) > limit else None
-        return claims, next_cursor
+        return ClaimListing(claims, next_cursor, sets if identity else None)
 
 
 def _keys(keys: str | Sequence[str] | None) -> list[str] | None:

@@ -118,23 +118,19 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         identity: WithIdentity = False,
     ) -> Annotated[CallToolResult, ClaimPage]:
         """Find remembered claims by subject, predicate or object, as true at valid_at as known at known_at."""
-        if limit > memory.settings.api.max_page:
-            raise errors.InvalidInput(f"limit is at most {memory.settings.api.max_page}", field="limit")
         workspace, scope = workspace_of(ctx), TimeScope.resolve(valid_at, known_at)
-        # with identity, each key as its identity set; a claim keeps the key it was recorded under
-        sets = memory.identity.sets(workspace, scope.known_at, subject=subject, object=object) if identity else {}
-        claims, next_cursor = memory.claims.list_as_of(
+        listing = memory.claims.list_as_of(
             workspace,
-            subject=sets.get("subject", subject),
+            subject=subject,
             predicate=predicate,
-            object=sets.get("object", object),
+            object=object,
             scope=scope,
             include_retracted=include_retracted,
             limit=limit,
             cursor=cursor,
+            identity=identity,
         )
-        page = ClaimPage(claims=[ClaimOut.from_domain(c) for c in claims], next_cursor=next_cursor)
-        return _result(page.model_copy(update={"identity": sets}) if identity else page)
+        return _result(ClaimPage.from_domain(listing))
 
     @server.tool(annotations=READS)
     def get_claim(id: ClaimId, ctx: Context) -> Annotated[CallToolResult, ClaimOut]:

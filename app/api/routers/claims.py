@@ -17,7 +17,6 @@ from app.api.schemas.claims import (
     WriteOutcomeOut,
 )
 from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.errors import InvalidInput
 from app.temporal.instants import iso
 
 router = APIRouter(prefix="/v1/claims", tags=["claims"], responses=KEYED)
@@ -51,22 +50,18 @@ def list_claims(
 ) -> ClaimPage:
     """Claims valid at `valid_at` as known at `known_at` (both default to now). With `identity`, the
     claims of the subject's (and object's) whole identity set, each under the key it was recorded with."""
-    max_page = memory.settings.api.max_page
-    if limit > max_page:
-        raise InvalidInput(f"limit is at most {max_page}", field="limit")
-    sets = memory.identity.sets(workspace, scope.known_at, subject=subject, object=object) if identity else {}
-    claims, next_cursor = memory.claims.list_as_of(
+    listing = memory.claims.list_as_of(
         workspace,
-        subject=sets.get("subject", subject),
+        subject=subject,
         predicate=predicate,
-        object=sets.get("object", object),
+        object=object,
         scope=scope,
         include_retracted=include_retracted,
         limit=limit,
         cursor=cursor,
+        identity=identity,
     )
-    out = ClaimPage(claims=[ClaimOut.from_domain(c) for c in claims], next_cursor=next_cursor)
-    return out.model_copy(update={"identity": sets}) if identity else out
+    return ClaimPage.from_domain(listing)
 
 
 @router.get("/{claim_id}", response_model=ClaimOut, responses=errors(404))

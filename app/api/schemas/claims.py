@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationInfo, field_
 
 from app.api.schemas.common import Id, Instant, Key, Strict
 from app.claims.models import DATATYPES, Claim, Evidence, Literal, NewClaim
+from app.claims.service import ClaimListing
 from app.temporal.instants import iso
 
 MAX_LINKS = 1000
@@ -196,3 +197,9 @@ class ClaimPage(BaseModel):
     identity: dict[str, list[str]] | None = Field(
         default=None, description="with identity=true: the keys read for the subject and the object"
     )
+
+    @classmethod
+    def from_domain(cls, listing: ClaimListing) -> ClaimPage:
+        page = cls(claims=[ClaimOut.from_domain(c) for c in listing.claims], next_cursor=listing.next_cursor)
+        # identity stays unset (left out of the response) unless asked for
+        return page if listing.identity is None else page.model_copy(update={"identity": listing.identity})
