@@ -119,9 +119,7 @@ def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
         local.install()
         _print_status(local.start())
     if settings.api.api_key is None:
-        settings.api.api_key = SecretStr(_local_admin_key())
-        # Never printed: whatever captures this output (a terminal log, CI, journald) would keep it.
-        print(f"admin API key: in {ADMIN_KEY_FILE} (readable by you only); KEY=$(cat {ADMIN_KEY_FILE})")
+        _local_admin_key()  # made once; cmd_serve reads it
     print(f"analyst's guide: in Neo4j Browser, run  :play {_api_url(settings, args)}/analyst/guide?workspace=default")
     return cmd_serve(settings, args)
 
@@ -134,6 +132,13 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
 
     host = args.host or settings.api.host
     port = args.port or settings.api.port
+    if settings.api.api_key is None and ADMIN_KEY_FILE.exists():  # the key `donto up` made here
+        settings.api.api_key = SecretStr(ADMIN_KEY_FILE.read_text().strip())
+    if settings.api.api_key is None:
+        print(f"no admin key (DONTO_API_KEY unset, no {ADMIN_KEY_FILE}): only workspace keys (`donto keys create`)")
+    elif not os.environ.get("DONTO_API_KEY"):
+        # Never printed: whatever captures this output (a terminal log, CI, journald) would keep it.
+        print(f"admin API key: in {ADMIN_KEY_FILE} (readable by you only); KEY=$(cat {ADMIN_KEY_FILE})")
     print(f"donto API on http://{host}:{port}  (OpenAPI at /docs)", flush=True)
     uvicorn.Server(uvicorn_config(create_app(settings), settings.api, host, port)).run()
     return 0

@@ -79,6 +79,12 @@ class SchemaMismatch(DontoError):
     code = "schema_mismatch"
 
 
+class Neo4jLoginRefused(SchemaMismatch):
+    """Neo4j answers but refuses donto's user or password: configuration to fix, not an outage to wait out."""
+
+    code = "neo4j_login_refused"
+
+
 class UnsupportedNeo4j(SchemaMismatch):
     """The server is older than the Neo4j line donto supports (found when donto connects)."""
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import atexit
 import gc
+import logging
+import threading
 from collections.abc import Callable
 
 from app.analyst.service import AnalystService
@@ -27,6 +29,7 @@ from app.documents.service import DocumentService
 from app.embedding.encoder import Encoder
 from app.embedding.reembed import reembed
 from app.episodes.service import EpisodeService
+from app.errors import BackendUnavailable
 from app.explore.service import ExploreService
 from app.graph.client import GraphClient
 from app.identity.service import IdentityService
@@ -48,6 +51,8 @@ from app.workspaces.portability import PortabilityService
 from app.workspaces.purge import PurgeService
 from app.workspaces.service import WorkspaceService
 
+log = logging.getLogger(__name__)
+
 # Memory.open freezes the heap it finds; exiting unfreezes it, so that it is freed (native extensions
 # report what is not). Not Memory.close: other Memories of the process may still be serving.
 atexit.register(gc.unfreeze)
@@ -56,6 +61,8 @@ atexit.register(gc.unfreeze)
 class Memory:
     def __init__(self, settings: Settings):
         self.settings = settings
+        self.opened = threading.Event()  # open() has run: Neo4j answered and the schema is applied
+        self._closing = threading.Event()
         self.graph = GraphClient(settings)
         self.encoder = Encoder(settings.embedding)
 
@@ -120,6 +127,7 @@ class Memory:
         self.graph.verify()
         if apply_schema:
             self.apply_schema()
+        self.opened.set()
         # What starting made (torch and the model, over half a million objects) leaves the garbage
         # collector's view: each full collection walked all of it, and the request that met one
         # stalled (270 ms, about once in 230 recalls; 2.5 ms frozen).
@@ -127,10 +135,40 @@ class Memory:
         gc.freeze()
         return self
 
+    def open_when_reachable(self, then: Callable[[], None], retry_s: float = 2.0) -> None:
+        """open() now, then `then()`; if Neo4j does not answer yet (the API started before it, after a
+        reboot or in a compose file), keep trying on a background thread every `retry_s` and call
+        `then()` once open. Meanwhile `opened` is unset: the API answers 503 with Retry-After.
+        Anything else (a wrong password, an unsupported Neo4j, another model's vectors) fails now."""
+        try:
+            self.open()
+        except BackendUnavailable as exc:
+            log.warning("%s; serving 503s and trying again every %s s until it answers", exc.message, retry_s)
+        else:
+            then()
+            return
+
+        def keep_trying() -> None:
+            while not self._closing.wait(retry_s):
+                try:
+                    self.open()
+                except BackendUnavailable:
+                    continue
+                except Exception:
+                    log.exception("opening donto failed now that Neo4j answers; requests keep getting 503s")
+                    return
+                if not self._closing.is_set():
+                    log.warning("Neo4j answers: schema applied, serving")
+                    then()
+                return
+
+        threading.Thread(target=keep_trying, name="donto-open", daemon=True).start()
+
     def start_workers(self) -> None:
         self.workers.start()
 
     def close(self) -> None:
+        self._closing.set()
         self.workers.stop()
         self.keys.close()  # writes the key use counted since the last flush
         self.graph.close()

@@ -131,6 +131,9 @@ def test_an_understanding_update_supersedes_and_history_walks_the_chain(api: Api
     history = ok(api.get(f"/v1/understandings/{first['id']}/history"))
     assert [v["summary"] for v in history["versions"]] == ["married", "married; computing", "married; AI"]
     assert [v["active"] for v in history["versions"]] == [False, False, True]
+    # each version as GET /v1/understandings/{id} shows it: its subjects and what superseded it
+    assert [v["subjects"] for v in history["versions"]] == [["Audrey", "James"]] * 3
+    assert history["versions"][0] == ok(api.get(f"/v1/understandings/{first['id']}"))
     assert [(r["old"], r["reason"]) for r in history["revisions"]] == [
         (first["id"], "more detail"),
         (second["new_understanding_id"], None),

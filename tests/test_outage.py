@@ -126,3 +126,49 @@ def test_neo4j_stopped_under_load_gives_fast_503s_and_loses_nothing_acknowledged
             ).single()["n"]
         )
         assert held == len(acknowledged) == len(set(acknowledged))
+
+
+def _settings_for(local: LocalNeo4j, password: str = "outage-test") -> Settings:
+    return Settings(
+        neo4j=Neo4jSettings(uri=local.settings.bolt_uri, user="neo4j", password=SecretStr(password)),
+        api=ApiSettings(api_key=SecretStr(ADMIN_KEY), rate_limit_per_s=0),
+    )
+
+
+def test_the_api_started_before_neo4j_answers_503s_then_serves_once_it_does(own_neo4j: LocalNeo4j) -> None:
+    # After a reboot, or in a compose file without a health dependency, the API may start first.
+    own_neo4j.stop()
+    from app.api.main import create_app
+
+    with TestClient(create_app(_settings_for(own_neo4j))) as client:
+        api = Api(client, "late-neo4j")
+        started = time.monotonic()
+        health = client.get("/health")
+        health_took = time.monotonic() - started
+        assert health.status_code == 503 and health.json() == {"status": "unavailable", "neo4j": "unreachable"}
+        assert health_took < 3.0  # one try, no retries: a load balancer's check must not time out
+        refused = api.post("/v1/claims", json={"claims": [claim("apple", "ceo_of", "tim-cook")]})
+        assert refused.status_code == 503 and int(refused.headers["Retry-After"]) >= 1
+        assert refused.json()["error"]["code"] == "backend_unavailable"
+
+        own_neo4j.start()
+        deadline = time.monotonic() + 60
+        while client.get("/health").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert client.get("/health").json()["schema_version"] >= 8  # the schema was applied on first contact
+        written = api.post("/v1/claims", json={"claims": [claim("apple", "ceo_of", "tim-cook")]})
+        assert written.status_code == 201
+        assert api.get("/v1/claims", params={"subject": "apple"}).json()["claims"][0]["object"] == {
+            "entity": "tim-cook"
+        }
+
+
+def test_a_refused_neo4j_login_stops_the_start_with_a_reason_rather_than_waiting(own_neo4j: LocalNeo4j) -> None:
+    from app.api.main import create_app
+    from app.errors import Neo4jLoginRefused
+
+    with (
+        pytest.raises(Neo4jLoginRefused, match="refused the login"),
+        TestClient(create_app(_settings_for(own_neo4j, password="not-the-password"))),
+    ):
+        pass

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Query, Request
 
 from app.auth.keys import Principal
-from app.errors import InvalidInput
+from app.errors import BackendUnavailable, InvalidInput
 from app.memory import Memory
 from app.temporal.instants import parse_instant
 from app.temporal.scope import TimeScope
@@ -27,13 +27,18 @@ def principal(
     authorization: Annotated[str | None, Header()] = None,
     x_donto_workspace: Annotated[str | None, Header()] = None,
 ) -> Principal:
+    memory: Memory = request.app.state.memory
+    if not memory.opened.is_set():  # started before Neo4j answered: nothing runs before the schema is applied
+        raise BackendUnavailable(
+            "donto is starting: Neo4j has not answered yet", memory.settings.api.backend_retry_after_s
+        )
     if len(request.headers.getlist("x-donto-workspace")) > 1:  # the first or the last? Readers differ.
         raise InvalidInput("send X-Donto-Workspace once", field="X-Donto-Workspace")
     key = None
     if authorization and authorization[:7].lower() == "bearer ":
         key = authorization[7:].strip()
     address = request.client.host if request.client else None
-    return request.app.state.memory.keys.authenticate(key, x_donto_workspace, address)
+    return memory.keys.authenticate(key, x_donto_workspace, address)
 
 
 async def workspace(p: Annotated[Principal, Depends(principal)]) -> str:

@@ -16,10 +16,19 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from neo4j import GraphDatabase, ManagedTransaction, unit_of_work
+from neo4j import READ_ACCESS as READ
+from neo4j import WRITE_ACCESS as WRITE
+from neo4j import GraphDatabase, ManagedTransaction, Query, Session, unit_of_work
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable, SessionExpired, TransientError
 
-from app.errors import BackendUnavailable, IndexUnavailable, QueryTimedOut, SchemaMismatch, UnsupportedNeo4j
+from app.errors import (
+    BackendUnavailable,
+    IndexUnavailable,
+    Neo4jLoginRefused,
+    QueryTimedOut,
+    SchemaMismatch,
+    UnsupportedNeo4j,
+)
 from app.graph.queries import QueryLibrary, schema_indexes, schema_statements, schema_text, schema_version
 from app.settings import APP_NAME, APP_VERSION, Settings
 from app.temporal.instants import to_native
@@ -107,7 +116,9 @@ class GraphClient:
         """Neo4j answers, and is a version donto supports (else UnsupportedNeo4j says which it needs)."""
         try:
             self.driver.verify_connectivity()
-        except (ServiceUnavailable, AuthError, OSError) as exc:
+        except AuthError as exc:
+            raise Neo4jLoginRefused(f"Neo4j refused the login (NEO4J_USER, NEO4J_PASSWORD): {exc}") from exc
+        except (ServiceUnavailable, OSError) as exc:
             raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
         problem = unsupported_neo4j(self.read_query("server_version")[0]["version"])
         if problem:
@@ -124,14 +135,27 @@ class GraphClient:
     def _session_call(
         self, method: str, work: Callable[..., T], args: tuple, name: str, timeout_s: float | None = None
     ) -> T:
+        tagged = unit_of_work(timeout=timeout_s or self.timeout, metadata=self._metadata(name))(work)
+        return self._in_session(lambda session: getattr(session, method)(tagged, *args), name, timeout_s)
+
+    def read_once(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """A named read tried once, without the driver's retries: /health must answer within about
+        connect_timeout_s whatever Neo4j is doing (with retries it took 3-7 s to say Neo4j was down)."""
+        query = Query(self._text(query_name, params), metadata=self._metadata(query_name), timeout=self.timeout)
+        return self._in_session(lambda session: [r.data() for r in session.run(query, params)], query_name, access=READ)
+
+    def _in_session(
+        self, call: Callable[[Session], T], name: str, timeout_s: float | None = None, access: str = WRITE
+    ) -> T:
         # A request that just saw Neo4j down fails at once for a moment rather than each waiting
         # out its own connection attempts and retries (an outage otherwise held clients for a minute).
         if time.monotonic() < self._down_until:
             raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s)
-        tagged = unit_of_work(timeout=timeout_s or self.timeout, metadata=self._metadata(name))(work)
         try:
-            with self.driver.session(database=self.database, bookmark_manager=self.bookmarks) as session:
-                return getattr(session, method)(tagged, *args)
+            with self.driver.session(
+                database=self.database, bookmark_manager=self.bookmarks, default_access_mode=access
+            ) as session:
+                return call(session)
         except (ServiceUnavailable, SessionExpired, TransientError) as exc:
             # TransientError here: the driver's retries ran out (a database still starting or
             # shutting down, or deadlocks that kept coming back) — worth retrying later, so 503.
@@ -262,7 +286,7 @@ class GraphClient:
     def indexes_not_online(self, schema: str | None = None) -> list[dict[str, Any]]:
         """schema.cypher's indexes that are not online (name, type, state, percent): POPULATING,
         FAILED, or MISSING (dropped, as `donto reembed` does with the vector indexes while it works)."""
-        held = {row["name"]: row for row in self.read_query("index_states")}
+        held = {row["name"]: row for row in self.read_once("index_states")}
         declared = schema_indexes(schema or schema_text())
         missing = [{"name": n, "type": t, "state": "MISSING", "percent": 0.0} for n, t in declared if n not in held]
         return sorted(

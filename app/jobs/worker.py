@@ -11,6 +11,8 @@ import threading
 from collections.abc import Sequence
 from typing import Protocol
 
+from app.errors import BackendUnavailable
+
 log = logging.getLogger(__name__)
 
 
@@ -60,6 +62,9 @@ class Workers:
             try:
                 if kind.run_once() == 0:
                     self._stop.wait(self.idle_s)
-            except Exception:  # keep draining after a transient failure; the queue is durable
+            except BackendUnavailable as exc:  # an outage: a line each try, no traceback; the queue is durable
+                log.warning("job kind %s waits for Neo4j: %s", kind.name, exc.message)
+                self._stop.wait(self.idle_s * 5)
+            except Exception:  # keep draining after any other failure; the queue is durable
                 log.exception("job kind %s", kind.name)
                 self._stop.wait(self.idle_s * 5)

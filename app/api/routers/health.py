@@ -20,7 +20,9 @@ def health(memory: MemoryDep) -> HealthOut | JSONResponse:
     is configured (its card); which indexes are still being built? 503 when Neo4j does not answer
     (the body says no more than that: no address, no driver message)."""
     try:
-        rows = memory.graph.read_query("health")
+        if not memory.opened.is_set():  # Neo4j has not answered since the API started
+            raise BackendUnavailable("not opened yet")
+        rows = memory.graph.read_once("health")
         not_online = memory.graph.indexes_not_online()
     except BackendUnavailable:
         down = HealthOut(status="unavailable", neo4j="unreachable")
