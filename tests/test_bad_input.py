@@ -101,6 +101,33 @@ def test_wrong_types_name_the_field(api: Api, item, field):
     assert_rejected(api, {"claims": [item]}, 422, field)
 
 
+def test_a_union_field_is_named_as_sent_not_by_the_member_tried(api: Api):
+    # pydantic locates a union's error in the member it tried ('...value.str'): clients never sent that
+    literal_null = {"subject": "a", "predicate": "b", "object": {"literal": {"value": None, "datatype": "xsd:string"}}}
+    assert_rejected(api, {"claims": [literal_null]}, 422, "claims[0].object.literal.value")
+
+
+def test_a_nan_number_is_refused_as_not_finite(api: Api):
+    body = b'{"claims": [{"subject": "a", "predicate": "b", "object": {"entity": "c"}, "confidence": NaN}]}'
+    response = api.post("/v1/claims", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["error"] == {
+        "code": "invalid_input",
+        "message": "Input should be a finite number",
+        "field": "claims[0].confidence",
+    }
+
+
+def test_blank_turn_text_and_an_empty_arm_list_are_refused_naming_the_field(api: Api):
+    blank = api.post(
+        "/v1/episodes",
+        json={"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "Ann", "text": "  \n "}]},
+    )
+    assert blank.status_code == 422 and blank.json()["error"]["field"] == "turns[0].text"
+    no_arms = api.post("/v1/recall", json={"query": "lake", "arms": []})
+    assert no_arms.status_code == 422 and no_arms.json()["error"]["field"] == "arms"
+
+
 def test_body_shape_errors(api: Api):
     assert_rejected(api, {"claims": []}, 422, "claims")
     assert_rejected(api, {}, 422, "claims")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -33,11 +34,19 @@ def error_body(code: str, message: str, field: str | None = None) -> dict[str, d
     return {"error": body}
 
 
+# What pydantic adds to an error's location for the member of a union it tried ('str', 'int',
+# 'function-after[_check(), str]', 'constrained-str'): not a field a client sent.
+_UNION_MEMBER = re.compile(r"^(str|int|float|bool|bytes|none|list|dict|decimal|date|datetime)$|[\[\-]")
+
+
 def field_path(loc: tuple[str | int, ...]) -> str:
-    """('body', 'claims', 3, 'valid_from') -> 'claims[3].valid_from'."""
+    """('body', 'claims', 3, 'valid_from') -> 'claims[3].valid_from'; a union's member is left out
+    (('body', 'object', 'literal', 'value', 'str') -> 'object.literal.value')."""
     parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else list(loc)
     out = ""
     for part in parts:
+        if isinstance(part, str) and _UNION_MEMBER.search(part):
+            continue
         if isinstance(part, int):
             out += f"[{part}]"
         else:

@@ -33,7 +33,8 @@ Id = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    # allow_inf_nan: a NaN confidence was refused as "less than or equal to 1"; now "a finite number"
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class ScopedIn(Strict):

@@ -25,7 +25,7 @@ MAX_EPISODE_CHARS = 40_000
 class TurnIn(Strict):
     external_id: Key
     speaker: Key
-    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TURN_CHARS)]
+    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TURN_CHARS, pattern=r"\S")]  # not blank
     occurred_at: Instant | None = None
 
 

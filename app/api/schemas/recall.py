@@ -12,7 +12,10 @@ from app.api.schemas.common import ScopedIn
 class RecallIn(ScopedIn):
     query: Annotated[str, StringConstraints(min_length=1, max_length=4000, pattern=r"\S")]
     k: int = Field(default=20, ge=1, le=200)
-    arms: list[Annotated[str, StringConstraints(max_length=64)]] | None = Field(default=None, max_length=10)
+    # None: every arm; an empty list would find nothing, so it is refused rather than answered empty
+    arms: list[Annotated[str, StringConstraints(max_length=64)]] | None = Field(
+        default=None, min_length=1, max_length=10
+    )
     max_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
     include_provenance: bool = False
 
