@@ -16,9 +16,14 @@ import anyio
 import httpx
 import httpx2
 import pytest
+from anyio.abc import Process
+from anyio.streams.buffered import BufferedByteReceiveStream
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types import jsonrpc_message_adapter
+from pydantic import ValidationError
 
+from app.mcp.stdio_transport import refusal_of
 from support import ADMIN_KEY, REPO, Api, served_api
 
 TOOLS = {
@@ -108,6 +113,49 @@ async def over_http(
         Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
     ):
         yield client
+
+
+class Wire:
+    """`donto mcp` spoken to line by line, as a broken or hostile client would."""
+
+    def __init__(self, process: Process):
+        assert process.stdin is not None and process.stdout is not None
+        self.process, self.stdin = process, process.stdin
+        self.stdout = BufferedByteReceiveStream(process.stdout)
+
+    async def send(self, message: str | dict) -> None:
+        line = message if isinstance(message, str) else json.dumps(message)
+        await self.stdin.send(line.encode() + b"\n")
+
+    async def receive(self) -> dict:
+        """The next line on stdout, which must be a JSON-RPC message: nothing else may reach it."""
+        with anyio.fail_after(120):
+            line = await self.stdout.receive_until(b"\n", 16 * 1024 * 1024)
+        message = json.loads(line)
+        assert message["jsonrpc"] == "2.0", line
+        return message
+
+    async def request(self, request_id: int | str, method: str, **params) -> None:
+        await self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+
+
+@asynccontextmanager
+async def over_raw_stdio(settings, key: str) -> AsyncIterator[Wire]:
+    """`donto mcp` after the initialize handshake; on leaving, stdin is closed and the process must
+    end cleanly, having written nothing more."""
+    command = [sys.executable, "-m", "app.cli", "mcp"]
+    async with await anyio.open_process(command, env=stdio_env(settings, key), cwd=REPO, stderr=None) as process:
+        wire = Wire(process)
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+        await wire.request("init", "initialize", **hello)
+        assert "result" in await wire.receive()
+        await wire.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        yield wire
+        await wire.stdin.aclose()
+        with anyio.fail_after(60):
+            assert await process.wait() == 0
+        with pytest.raises(anyio.EndOfStream):
+            await wire.stdout.receive()
 
 
 async def call(client: Client, tool: str, **arguments) -> dict:
@@ -341,6 +389,7 @@ def test_stdio_serves_every_tool_as_the_key_in_the_environment(settings, client,
     async def scenario() -> None:
         async with over_stdio(settings, issued.key) as mcp:
             await remember_and_recall(mcp, Api(client, workspace))
+            await refuses_unknown_arguments(mcp, Api(client, workspace))
             memory.keys.revoke(issued.id)  # the very next call is refused
             assert (await refused(mcp, "list_claims"))["code"] == "unauthorized"
 
@@ -353,8 +402,94 @@ def test_http_serves_every_tool_behind_the_api_keys(port, client, memory, worksp
     async def scenario() -> None:
         async with over_http(port, issued.key) as mcp:
             await remember_and_recall(mcp, Api(client, workspace))
+            await refuses_unknown_arguments(mcp, Api(client, workspace))
 
     anyio.run(scenario)
+
+
+async def refuses_unknown_arguments(client: Client, api: Api) -> None:
+    """An argument a tool does not take is a tool error naming it, as REST refuses an unknown field
+    in a body, and it comes before the tool runs: a misspelt valid_at never gets an unscoped
+    answer, and a write with an option it lacks writes nothing. Every tool's inputSchema says so."""
+    assert all(t.input_schema["additionalProperties"] is False for t in (await client.list_tools()).tools)
+    misspelt = await refused(client, "list_claims", subject="maya", valdi_at="2024-01-01")
+    assert misspelt == {"code": "invalid_input", "message": "unknown field", "field": "valdi_at"}
+    assert (await refused(client, "orient", bogus=1))["field"] == "bogus"  # a tool that takes no arguments
+    claim = {"subject": "unwritten", "predicate": "p", "object": {"entity": "o"}}
+    unknown_option = await refused(client, "write_claims", claims=[claim], dry_run=True)
+    rest = api.post("/v1/claims", json={"claims": [claim], "dry_run": True})
+    assert rest.status_code == 422 and rest.json() == {"error": unknown_option}
+    assert unknown_option["field"] == "dry_run" and api.list(subject="unwritten") == []
+
+
+# A request the SDK's strict JSON parser refuses (a lone surrogate escape) and Python's json reads.
+LONE_SURROGATE = (
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_claims","arguments":'
+    '{"claims":[{"subject":"\\ud800","predicate":"p","object":{"entity":"o"}}]}}}'
+)
+
+
+def test_stdio_answers_every_line_it_cannot_read_and_goes_on_serving(settings, client, memory, workspace):
+    issued = memory.keys.create(workspace)
+
+    async def scenario() -> None:
+        async with over_raw_stdio(settings, issued.key) as wire:
+            await wire.send("not json at all")
+            not_json = await wire.receive()
+            assert not_json["id"] is None and not_json["error"]["code"] == -32700
+            assert not_json["error"]["message"].startswith("Parse error")
+
+            await wire.send(LONE_SURROGATE)  # answered under its own id, so the caller fails at once
+            surrogate = await wire.receive()
+            assert surrogate["id"] == 2 and surrogate["error"]["code"] == -32700
+
+            await wire.send('{"jsonrpc":"2.0","id":3,"method":5}')  # JSON, but no JSON-RPC request
+            assert await wire.receive() == {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "error": {"code": -32600, "message": "Invalid Request: method: Input should be a valid string"},
+            }
+
+            # Still serving: requests in flight together, a notification and a bad line among them.
+            await wire.request(4, "tools/call", name="list_claims", arguments={"subject": "maya"})
+            await wire.send(
+                {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 9, "progress": 1}}
+            )
+            await wire.request(5, "tools/call", name="list_claims", arguments={"valdi_at": "2024-01-01"})
+            await wire.send("{")
+            await wire.request(6, "tools/list")
+            answers = {}
+            for _ in range(4):
+                answer = await wire.receive()
+                answers[answer["id"]] = answer
+            assert answers.keys() == {4, 5, 6, None}
+            assert answers[4]["result"]["structuredContent"]["claims"] == []
+            assert answers[5]["result"]["isError"] is True
+            assert answers[5]["result"]["structuredContent"]["error"]["field"] == "valdi_at"
+            assert {t["name"] for t in answers[6]["result"]["tools"]} == TOOLS
+            assert answers[None]["error"]["code"] == -32700
+        assert Api(client, workspace).list(predicate="p") == []  # nothing reached write_claims
+
+    anyio.run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("line", "answer"),
+    [
+        ("\n", None),  # no request: nobody waits
+        ('{"jsonrpc":"2.0","id":7,"result":5}', None),  # a response, even a malformed one, is never answered
+        ('{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":"\\ud800"}}', (7, -32700)),
+        ('{"jsonrpc":"2.0","id":"\\udc00","method":"ping"}', (None, -32700)),  # an id that cannot be sent back
+        ('{"jsonrpc":"1.0","id":"a","method":"ping"}', ("a", -32600)),
+        ('[{"jsonrpc":"2.0","id":1,"method":"ping"}]', (None, -32600)),  # a batch: MCP has none
+        ('{"jsonrpc":"2.0","method":"notifications/initialized","params":7}', (None, -32600)),
+    ],
+)
+def test_stdio_answers_a_line_it_cannot_read_under_its_id_when_someone_waits(line, answer):
+    with pytest.raises(ValidationError) as refused_by_the_sdk:
+        jsonrpc_message_adapter.validate_json(line, by_name=False)
+    refusal = refusal_of(line, refused_by_the_sdk.value)
+    assert (refusal and (refusal.id, refusal.error.code)) == answer
 
 
 def test_stdio_refuses_to_start_without_a_good_key(settings):

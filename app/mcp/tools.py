@@ -2,18 +2,21 @@
 
 Each tool takes the REST API's request shapes (app/api/schemas) as typed arguments and answers
 with its response shapes, as compact JSON text and as structured content. A domain error, or an
-argument that fails validation, comes back as a tool error carrying the REST error body
+argument that fails validation (an argument a tool does not take among them, as REST refuses an
+unknown field), comes back as a tool error carrying the REST error body
 (`{"error": {"code", "message", "field"}}`); anything else is the SDK's generic tool error, never a
 traceback."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, InputRequiredResult
-from pydantic import Field, ValidationError
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp_types import CallToolResult, Icon, InputRequiredResult, ToolAnnotations
+from pydantic import ConfigDict, Field, ValidationError
 
 from app import errors
 from app.api.errors import invalid_input
@@ -29,6 +32,7 @@ from app.mcp import memory_tools
 from app.mcp.common import READS, WRITES, WorkspaceOf
 from app.mcp.common import error as _error
 from app.mcp.common import result as _result
+from app.mcp.stdio_transport import stdio_streams
 from app.memorize.service import MemorizeRequest
 from app.memory import Memory
 from app.recall.service import RecallRequest
@@ -63,8 +67,40 @@ WithIdentity = Annotated[
 
 
 class DontoMCP(MCPServer):
-    """MCPServer whose tool errors carry donto's error body: the SDK raises ToolError around what
-    failed, with the domain error or the arguments' ValidationError as its cause."""
+    """MCPServer whose tools refuse arguments they do not take, whose tool errors carry donto's
+    error body (the SDK raises ToolError around what failed, with the domain error or the
+    arguments' ValidationError as its cause), and whose stdio transport answers every line."""
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | None = None,
+        icons: list[Icon] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> None:
+        """Register the tool as the SDK does, then make its argument model forbid names it does not
+        declare, as the REST request models do: a misspelt valid_at is refused ("unknown field"),
+        not ignored into an unscoped answer. The published inputSchema, made again from that model,
+        says so (additionalProperties: false)."""
+        super().add_tool(fn, name, title, description, annotations, icons, meta, structured_output)
+        tool = self._tool_manager.get_tool(name or fn.__name__)  # the SDK lends no public way to it
+        assert tool is not None
+        lax = tool.fn_metadata.arg_model
+        strict = cast(type[ArgModelBase], type(lax.__name__, (lax,), {"model_config": ConfigDict(extra="forbid")}))
+        tool.fn_metadata.arg_model = strict
+        tool.parameters = strict.model_json_schema(by_alias=True)
+
+    async def run_stdio_async(self) -> None:
+        """Serve on stdin/stdout as the SDK does, but through donto's transport, which answers a line
+        that is not a JSON-RPC message instead of dropping it (app/mcp/stdio_transport.py)."""
+        async with stdio_streams() as (read_stream, write_stream):
+            await self._lowlevel_server.run(
+                read_stream, write_stream, self._lowlevel_server.create_initialization_options()
+            )
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context | None = None
