@@ -128,6 +128,18 @@ def test_blank_turn_text_and_an_empty_arm_list_are_refused_naming_the_field(api:
     assert no_arms.status_code == 422 and no_arms.json()["error"]["field"] == "arms"
 
 
+def test_a_query_parameter_the_route_does_not_take_is_refused_by_name(api: Api):
+    misspelt = api.get("/v1/claims", params={"subject": "apple", "valdi_at": "2020-01-01"})
+    assert misspelt.status_code == 422
+    assert misspelt.json()["error"] == {
+        "code": "invalid_input",
+        "message": "unknown query parameter",
+        "field": "valdi_at",
+    }
+    assert api.get("/v1/claims", params={"subject": "apple", "valid_at": "2020-01-01"}).status_code == 200
+    assert api.get("/health", params={"verbose": "1"}).status_code == 422
+
+
 def test_body_shape_errors(api: Api):
     assert_rejected(api, {"claims": []}, 422, "claims")
     assert_rejected(api, {}, 422, "claims")

@@ -6,6 +6,8 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import Depends, Header, Query, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 
 from app.auth.keys import Principal
 from app.errors import BackendUnavailable, InvalidInput
@@ -14,6 +16,32 @@ from app.temporal.instants import parse_instant
 from app.temporal.scope import TimeScope
 
 INSTANT_HELP = "ISO-8601 date or date-time (a date means midnight UTC, no offset means UTC); default now"
+
+
+def _query_names(dependant: Dependant) -> frozenset[str]:
+    """The query parameters a route declares, its dependencies' included."""
+    names = {param.alias for param in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return frozenset(names)
+
+
+async def known_query_parameters(request: Request) -> None:
+    """A query parameter the route does not take is refused, as an unknown body field is: a misspelt
+    `valdi_at` was ignored into an answer as of now."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    known = getattr(route, _KNOWN_QUERY, None)  # routes are not hashable: kept on the route itself
+    if known is None:
+        known = _query_names(route.dependant)
+        setattr(route, _KNOWN_QUERY, known)
+    for name in request.query_params:
+        if name not in known:
+            raise InvalidInput("unknown query parameter", field=name)
+
+
+_KNOWN_QUERY = "_donto_query_names"
 
 
 # Dependencies that do no I/O are async: FastAPI runs a sync one on a worker thread, a hop per

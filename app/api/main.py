@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
-from app.api import errors
+from app.api import deps, errors
 from app.api.body_limit import BodySizeLimit
 from app.api.foreground import MarkForeground
 from app.api.routers import (
@@ -64,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Graph-database-native memory for AI agents, on Neo4j.",
         # A slash redirect builds its Location from the request's Host header; a 404 trusts nothing.
         redirect_slashes=False,
+        dependencies=[Depends(deps.known_query_parameters)],
     )
     errors.install(app)
     for module in ROUTERS:
