@@ -36,7 +36,7 @@ def error_body(code: str, message: str, field: str | None = None) -> dict[str, d
 
 # What pydantic adds to an error's location for the member of a union it tried ('str', 'int',
 # 'function-after[_check(), str]', 'constrained-str'): not a field a client sent.
-_UNION_MEMBER = re.compile(r"^(str|int|float|bool|bytes|none|list|dict|decimal|date|datetime)$|[\[\-]")
+_UNION_MEMBER = re.compile(r"^(str|int|float|bool|bytes|none|list|dict|decimal|date|datetime|constrained-[a-z]+)$|\[")
 
 
 def field_path(loc: tuple[str | int, ...]) -> str:
