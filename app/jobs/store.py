@@ -171,8 +171,13 @@ class JobStore:
             raise InvalidInput(f"state is one of {', '.join(STATES)}", field="state")
         if not 1 <= limit <= MAX_PAGE:
             raise InvalidInput(f"limit is between 1 and {MAX_PAGE}", field="limit")
-        rows = self.graph.read_query("jobs_list", workspace=workspace, state=state, before=before, limit=limit)
-        return [_view(r["job"]) for r in rows]
+        [row] = self.graph.read_query("jobs_list", workspace=workspace, state=state, before=before, limit=limit)
+        if not row["known"]:
+            # A page starts after a job this API listed (its id is the previous page's next_before).
+            raise InvalidInput(
+                "before names no job of this workspace: pass a next_before this API handed out", field="before"
+            )
+        return [_view(job) for job in row["jobs"]]
 
     def cancel(self, workspace: str, job_id: str) -> str:
         rows = self.graph.write_query("job_cancel", workspace=workspace, id=job_id, now=utc_now())

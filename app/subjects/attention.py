@@ -22,6 +22,7 @@ from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
 from app.recall.lucene import lucene_query
 from app.settings import MemorySettings
+from app.subjects import cursors
 from app.subjects.models import MemoryState, Subject, Understanding
 from app.subjects.perspectives import Perspectives
 from app.subjects.ranking import Candidate, score
@@ -147,6 +148,12 @@ class Stats:
     embedding_model: str
     embedding_coverage: float
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EventPage:
+    events: list[dict[str, Any]]  # at, session_id, operation, detail
+    next_before: str | None  # None: no older event
 
 
 class AttentionService:
@@ -574,9 +581,21 @@ class AttentionService:
             round(row["embedded"] / items, 4) if items else 1.0,
         )
 
-    def events(self, workspace: str, session: str | None, limit: int) -> list[dict[str, Any]]:
-        rows = self.graph.read_query("memory_events", workspace=workspace, session=session, limit=limit)
-        return [
+    def event_page(self, workspace: str, session: str | None, limit: int, before: str | None = None) -> EventPage:
+        """Up to `limit` events, newest first, older than the one `before` names (a next_before this
+        handed out; anything else is a 422 naming `before`)."""
+        before_at, before_id = cursors.decode_event(before) if before is not None else (None, None)
+        rows = self.graph.read_query(
+            "memory_events",
+            workspace=workspace,
+            session=session,
+            before_at=before_at,
+            before_id=before_id,
+            limit=limit + 1,
+        )
+        events = [
             {"at": to_native(r["at"]), "session_id": r["sessionId"], "operation": r["operation"], "detail": r["detail"]}
-            for r in rows
+            for r in rows[:limit]
         ]
+        last = rows[limit - 1] if len(rows) > limit else None
+        return EventPage(events, cursors.encode_event(to_native(last["at"]), last["id"]) if last else None)

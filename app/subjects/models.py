@@ -42,6 +42,12 @@ class Subject:
 
 
 @dataclass(frozen=True)
+class SubjectPage:
+    subjects: list[Subject]
+    next_cursor: str | None  # None: no subject after these
+
+
+@dataclass(frozen=True)
 class Observation:
     id: str
     text: str

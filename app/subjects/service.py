@@ -25,6 +25,7 @@ from neo4j import ManagedTransaction
 from app.errors import Conflict, InvalidInput, NotFound
 from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
+from app.subjects import cursors
 from app.subjects.models import (
     OBSERVATION_KINDS,
     POINTER_KINDS,
@@ -41,6 +42,7 @@ from app.subjects.models import (
     Subject,
     SubjectCount,
     SubjectDetail,
+    SubjectPage,
     Understanding,
 )
 from app.subjects.perspectives import Perspectives
@@ -241,7 +243,16 @@ class SubjectService:
         )
 
     def all(self, workspace: str, limit: int) -> list[Subject]:
-        return [Subject.of(r) for r in self.graph.read_query("subjects_list", workspace=workspace, limit=limit)]
+        return self.page(workspace, limit).subjects
+
+    def page(self, workspace: str, limit: int, cursor: str | None = None) -> SubjectPage:
+        """Up to `limit` subjects by name, after the one `cursor` names (a next_cursor this handed
+        out; anything else is a 422 naming `cursor`)."""
+        after = cursors.decode_subject(cursor) if cursor is not None else None
+        rows = self.graph.read_query("subjects_list", workspace=workspace, after=after, limit=limit + 1)
+        subjects = [Subject.of(r) for r in rows[:limit]]
+        more = len(rows) > limit
+        return SubjectPage(subjects, cursors.encode_subject(subjects[-1].name) if more else None)
 
     # -- observations -------------------------------------------------------------------------
 

@@ -19,10 +19,13 @@ def list_jobs(
     memory: MemoryDep,
     workspace: WorkspaceDep,
     state: Annotated[str | None, Query(max_length=16)] = None,
-    before: Annotated[str | None, Query(max_length=128)] = None,
+    before: Annotated[
+        str | None, Query(min_length=1, max_length=128, description="a job id: the next_before of the page before")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> JobPageOut:
-    """This workspace's jobs, newest first; `state` filters, `before` pages on."""
+    """This workspace's jobs, newest first; `state` filters, `before` pages on (422 when it names no
+    job of this workspace)."""
     jobs = memory.jobs.page(workspace, state, before, limit)
     return JobPageOut(jobs=[JobOut.from_view(j) for j in jobs], next_before=jobs[-1].id if len(jobs) == limit else None)
 

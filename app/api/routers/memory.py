@@ -161,12 +161,17 @@ def events(
     workspace: WorkspaceDep,
     session_id: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    before: Annotated[
+        str | None, Query(min_length=1, max_length=1024, description="the next_before of the page before")
+    ] = None,
 ) -> EventsOut:
-    """The memory's event log, newest first: which verb wrote what, in which session."""
-    rows = memory.attention.events(workspace, session_id, limit)
+    """The memory's event log, newest first: which verb wrote what, in which session; `before` pages
+    on (422 when it is not a next_before this API handed out)."""
+    page = memory.attention.event_page(workspace, session_id, limit, before)
     return EventsOut(
         events=[
             EventOut(at=iso(r["at"]), session_id=r["session_id"], operation=r["operation"], detail=r["detail"])
-            for r in rows
-        ]
+            for r in page.events
+        ],
+        next_before=page.next_before,
     )

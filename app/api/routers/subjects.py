@@ -51,10 +51,17 @@ def create_subject(body: SubjectIn, memory: MemoryDep, workspace: WorkspaceDep, 
 
 @router.get("", response_model=SubjectListOut)
 def list_subjects(
-    memory: MemoryDep, workspace: WorkspaceDep, limit: Annotated[int, Query(ge=1, le=1000)] = 1000
+    memory: MemoryDep,
+    workspace: WorkspaceDep,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
+    cursor: Annotated[
+        str | None, Query(min_length=1, max_length=4096, description="the next_cursor of the page before")
+    ] = None,
 ) -> SubjectListOut:
-    """The workspace's subjects by name, each with its observation count."""
-    return SubjectListOut(subjects=[SubjectOut.of(s) for s in memory.subjects.all(workspace, limit)])
+    """The workspace's subjects by name, each with its observation count; `cursor` pages on (422 when
+    it is not a next_cursor this API handed out)."""
+    page = memory.subjects.page(workspace, limit, cursor)
+    return SubjectListOut(subjects=[SubjectOut.of(s) for s in page.subjects], next_cursor=page.next_cursor)
 
 
 @router.post("/get", response_model=SubjectsGetOut, responses={**WITH_BODY, **errors(404)})

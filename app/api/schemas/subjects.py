@@ -87,6 +87,7 @@ class SubjectOut(BaseModel):
 
 class SubjectListOut(BaseModel):
     subjects: list[SubjectOut]
+    next_cursor: str | None = Field(default=None, description="pass as `cursor` for the next page; null: no more")
 
 
 class SubjectsGetIn(Strict):
@@ -846,6 +847,9 @@ class EventOut(BaseModel):
 
 class EventsOut(BaseModel):
     events: list[EventOut]
+    next_before: str | None = Field(
+        default=None, description="pass as `before` for the next (older) page; null: no more"
+    )
 
 
 SubjectDetailOut.model_rebuild()

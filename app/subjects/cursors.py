@@ -1,0 +1,65 @@
+"""Keyset cursors of the subject and memory-event listings: opaque to clients, checked when they
+come back. A cursor is base64url JSON naming its listing and the sort key of the last row handed
+out, so a value this API never handed out (or one of another listing) is a 422 naming the query
+parameter, never a silent first page."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from datetime import datetime
+
+from app.errors import InvalidInput
+
+SUBJECTS = "subjects"
+EVENTS = "events"
+
+
+def encode(listing: str, *key: str) -> str:
+    text = json.dumps([listing, *key], ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode(listing: str, cursor: str, parts: int, field: str) -> list[str]:
+    """The `parts` strings of the sort key `cursor` carries; 422 naming `field` when this API
+    could not have handed it out for `listing`."""
+    try:
+        raw = base64.b64decode(cursor + "=" * (-len(cursor) % 4), altchars=b"-_", validate=True)
+        value = json.loads(raw.decode("utf-8"))
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        value = None
+    if (
+        not isinstance(value, list)
+        or len(value) != parts + 1
+        or value[0] != listing
+        or not all(isinstance(part, str) for part in value[1:])
+    ):
+        raise InvalidInput(f"{field} is not one this API handed out", field=field)
+    return value[1:]
+
+
+def encode_subject(name: str) -> str:
+    """After the subject of this name (the listing is in name order, and a name is one subject's)."""
+    return encode(SUBJECTS, name)
+
+
+def decode_subject(cursor: str, field: str = "cursor") -> str:
+    [name] = decode(SUBJECTS, cursor, 1, field)
+    return name
+
+
+def encode_event(at: datetime, event_id: str) -> str:
+    """Before this event: the log is newest first by time, then id (one write's events share a time)."""
+    return encode(EVENTS, at.isoformat(), event_id)
+
+
+def decode_event(cursor: str, field: str = "before") -> tuple[datetime, str]:
+    at, event_id = decode(EVENTS, cursor, 2, field)
+    try:
+        instant = datetime.fromisoformat(at)
+    except ValueError:
+        instant = None
+    if instant is None or instant.tzinfo is None:
+        raise InvalidInput(f"{field} is not one this API handed out", field=field)
+    return instant, event_id
