@@ -290,6 +290,11 @@ async def curate(client: Client, api: Api) -> str:
         "painting",
     ]
     await call(client, "remember", text="Audrey exhibited her paintings in Lisbon.", subjects=["Audrey", "painting"])
+    # subjects by name, a page at a time, as REST pages them
+    first_page = await call(client, "list_subjects", limit=2)
+    assert [s["name"] for s in first_page["subjects"]] == ["Audrey", "James"] and first_page["next_cursor"]
+    rest = await call(client, "list_subjects", limit=2, cursor=first_page["next_cursor"])
+    assert [s["name"] for s in rest["subjects"]] == ["painting"] and rest.get("next_cursor") is None
 
     # Each item is shown once per conversation, until the heartbeat token says the context was compacted.
     first = await call(client, "bring_to_mind", topic_or_context=TOPIC, limit=2)

@@ -52,6 +52,29 @@ def test_a_duplicate_name_is_a_conflict_and_an_unknown_subject_is_not_found(api:
     assert api.get("/v1/subjects/nobody").status_code == 404
 
 
+def test_an_alias_that_is_the_name_or_an_earlier_alias_in_any_case_is_422_naming_it(api: Api):
+    for aliases, field in ((["zed", "ZED"], "aliases[0]"), (["Z", "z"], "aliases[1]")):
+        refused = api.post("/v1/subjects", json={"name": "Zed", "aliases": aliases})
+        assert refused.status_code == 422 and refused.json()["error"]["field"] == field
+    assert api.get("/v1/subjects/Zed").status_code == 404  # nothing written
+    made = subject(api, "Zed", aliases=["Z"])
+    patched = api.patch("/v1/subjects/Zed", json={"version": made["version"], "aliases": ["Z", "z"]})
+    assert patched.status_code == 422 and patched.json()["error"]["field"] == "aliases[1]"
+
+
+def test_merging_a_subject_already_merged_says_it_already_names_the_primary(api: Api):
+    subject(api, "James")
+    subject(api, "Jim")
+    assert api.post("/v1/subjects/merge", json={"primary": "James", "duplicate": "Jim"}).status_code == 200
+    again = api.post("/v1/subjects/merge", json={"primary": "James", "duplicate": "Jim"})
+    assert again.status_code == 422
+    assert again.json()["error"] == {
+        "code": "invalid_input",
+        "message": "'Jim' already names the subject 'James': nothing to merge",
+        "field": "duplicate",
+    }
+
+
 def test_the_same_observation_twice_is_stored_once(api: Api):
     subject(api, "James")
     subject(api, "Audrey")

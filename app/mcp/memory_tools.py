@@ -332,12 +332,15 @@ def register(server: MCPServer, memory: Memory, workspace_of: WorkspaceOf) -> No
 
     @server.tool(annotations=READS)
     def list_subjects(
-        ctx: Context, limit: Annotated[int, Field(ge=1, le=1000, description="subjects at most")] = 1000
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=1000, description="subjects at most")] = 1000,
+        cursor: Annotated[
+            str | None, Field(min_length=1, max_length=4096, description="next_cursor of the page before")
+        ] = None,
     ) -> Annotated[CallToolResult, SubjectListOut]:
-        """Every subject in the workspace by name, each with its observation count: check before naming one."""
-        return result(
-            SubjectListOut(subjects=[SubjectOut.of(s) for s in memory.subjects.all(workspace_of(ctx), limit)])
-        )
+        """The workspace's subjects by name, each with its observation count: check before naming one."""
+        page = memory.subjects.page(workspace_of(ctx), limit, cursor)
+        return result(SubjectListOut(subjects=[SubjectOut.of(s) for s in page.subjects], next_cursor=page.next_cursor))
 
     # -- observations ---------------------------------------------------------------------------
 

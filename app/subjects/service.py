@@ -140,6 +140,7 @@ class SubjectService:
         session: str | None,
         recorded_at: datetime,
     ) -> Subject:
+        _check_alias_list(name, aliases)
         keys = _alias_keys(name, aliases)
         self._check_names_free(tx, workspace, name, keys, None)
         row = self.graph.run(
@@ -196,6 +197,8 @@ class SubjectService:
                     f"subject {now.name!r} is at version {now.version}, not {version}: read it again", field="version"
                 )
             new_aliases = now.aliases if aliases is None else aliases
+            if aliases is not None:
+                _check_alias_list(now.name, aliases)
             keys = _alias_keys(now.name, new_aliases)
             self._check_names_free(tx, workspace, now.name, keys, subject_id)
             row = self.graph.run(
@@ -241,9 +244,6 @@ class SubjectService:
             next((u for u in about if u.kind == "structural"), None),
             newest[0].created_at if newest else None,
         )
-
-    def all(self, workspace: str, limit: int) -> list[Subject]:
-        return self.page(workspace, limit).subjects
 
     def page(self, workspace: str, limit: int, cursor: str | None = None) -> SubjectPage:
         """Up to `limit` subjects by name, after the one `cursor` names (a next_cursor this handed
@@ -626,7 +626,7 @@ class SubjectService:
     ) -> list[SimilarPair]:
         """Subject pairs close in meaning that share at most `max_shared` observations: candidates
         for merge_subjects or for tagging across; from one subject, or from all of them."""
-        ids = [self.get(workspace, ref, "subject").id] if ref else [s.id for s in self.all(workspace, 10_000)]
+        ids = [self.get(workspace, ref, "subject").id] if ref else [s.id for s in self.page(workspace, 10_000).subjects]
         rows = self.graph.read_query(
             "subjects_similar",
             workspace=workspace,
@@ -650,7 +650,10 @@ class SubjectService:
             [dup] = self._resolve(tx, workspace, [duplicate], "duplicate")
             duplicate_id = dup.id
             if primary_id == duplicate_id:
-                raise InvalidInput("a subject cannot be merged into itself", field="duplicate")
+                # Its own name, one of its aliases, or a subject merged into it before.
+                raise InvalidInput(
+                    f"{duplicate!r} already names the subject {dup.name!r}: nothing to merge", field="duplicate"
+                )
             aliases = [dup.name, *dup.aliases]
             merge_id = uuid7()
             row = self.graph.run(
@@ -777,6 +780,17 @@ def _at(field: str | None, i: int, rest: str) -> str:
     """Where in the request an observation's input is: `observations[2].kind`, or for a request of
     one flat observation (remember) `kind`."""
     return rest if field is None else f"{field}[{i}].{rest}"
+
+
+def _check_alias_list(name: str, aliases: Sequence[str]) -> None:
+    """422 naming `aliases[i]` for an alias that is the subject's own name or an earlier alias again
+    (in any letter case: names resolve case-insensitively)."""
+    seen = {alias_key(name): "its own name"}
+    for i, alias in enumerate(aliases):
+        key = alias_key(alias)
+        if key in seen:
+            raise InvalidInput(f"alias {alias!r} is {seen[key]} again", field=f"aliases[{i}]")
+        seen[key] = f"aliases[{i}]"
 
 
 def _alias_keys(*names: str | Sequence[str]) -> list[str]:
