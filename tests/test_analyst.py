@@ -94,6 +94,16 @@ def test_a_bad_guide_parameter_is_a_422_naming_it(client, params, field):
     assert field in response.text
 
 
+def test_browsers_preflight_of_the_guide_with_its_query_is_allowed(client):
+    # Browser's :play fetch is preflighted, and the preflight carries the guide's query string.
+    preflight = client.options(
+        "/analyst/guide",
+        params={"workspace": "acme"},
+        headers={"Origin": "http://localhost:7474", "Access-Control-Request-Method": "GET"},
+    )
+    assert preflight.status_code == 204 and preflight.headers["Access-Control-Allow-Methods"] == "GET"
+
+
 def test_the_style_sheet_styles_claims_as_sentences_and_trust_links_thick(client):
     response = client.get("/analyst/donto.grass")
     assert response.status_code == 200 and response.headers["access-control-allow-origin"] == "*"
