@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -136,7 +137,7 @@ class NewClaim:
             return self.object_literal.lexical
         return self.object_entity or ""
 
-    @property
+    @cached_property  # a batch write reads it several times per claim; the fields never change
     def content_key(self) -> str:
         """sha256 of subject␟predicate␟object␟context␟valid_from␟valid_to. A literal's object part
         carries its datatype, so "42" the string and 42 the integer are different claims."""
@@ -157,7 +158,9 @@ class NewClaim:
 
 
 def _instant_key(value: datetime | None) -> str:
-    return "" if value is None else value.astimezone(UTC).isoformat()
+    if value is None:
+        return ""
+    return (value if value.tzinfo is UTC else value.astimezone(UTC)).isoformat()
 
 
 @dataclass(frozen=True)
