@@ -9,9 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.claims.service import encode_cursor
+from app import cursors
 from app.ids import uuid7
-from app.subjects import cursors
 from support import Api
 
 
@@ -62,7 +61,7 @@ def test_a_subject_page_cut_exactly_at_the_end_hands_out_no_cursor(api: Api):
         "garbage",
         "",
         "!!!",
-        encode_cursor(str(uuid.uuid4())),  # the claim listing's
+        cursors.encode_claim(str(uuid.uuid4())),  # the claim listing's
         cursors.encode_event(datetime.now(UTC), uuid7()),  # the event log's
     ],
 )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
+from functools import cached_property
 from typing import Any
 
 from app.temporal.instants import parse_instant

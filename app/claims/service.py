@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,6 +10,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from app import cursors
 from app.claims.models import (
     SEPARATOR,
     Claim,
@@ -151,11 +150,11 @@ class ClaimService:
             objects=_keys(sets.get("object", object)),
             **scope.params(),
             include_retracted=include_retracted,
-            after=decode_cursor(cursor),
+            after=cursors.decode_claim(cursor) if cursor else None,
             limit=limit + 1,
         )
         claims = [claim_from_node(r["claim"]) for r in rows[:limit]]
-        next_cursor = encode_cursor(claims[-1].id) if len(rows) > limit else None
+        next_cursor = cursors.encode_claim(claims[-1].id) if len(rows) > limit else None
         return ClaimListing(claims, next_cursor, sets if identity else None)
 
 
@@ -255,22 +254,3 @@ def claim_from_node(props: dict[str, Any]) -> Claim:
         tx_to=to_native(props.get("txTo")),
         retraction_reason=props.get("retractionReason"),
     )
-
-
-CURSOR_PREFIX = "after:"
-
-
-def encode_cursor(last_id: str) -> str:
-    return base64.urlsafe_b64encode((CURSOR_PREFIX + last_id).encode()).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str | None) -> str | None:
-    if not cursor:
-        return None
-    try:
-        text = base64.b64decode(cursor + "=" * (-len(cursor) % 4), altchars=b"-_", validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        text = ""
-    if not text.startswith(CURSOR_PREFIX):
-        raise InvalidInput("cursor is not one this API handed out", field="cursor")
-    return text.removeprefix(CURSOR_PREFIX)

@@ -17,12 +17,12 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from app import cursors
 from app.errors import Conflict, NotFound
 from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
 from app.recall.lucene import lucene_query
 from app.settings import MemorySettings
-from app.subjects import cursors
 from app.subjects.models import MemoryState, Subject, Understanding
 from app.subjects.perspectives import Perspectives
 from app.subjects.ranking import Candidate, score

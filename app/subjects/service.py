@@ -22,10 +22,10 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from app import cursors
 from app.errors import Conflict, InvalidInput, NotFound
 from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
-from app.subjects import cursors
 from app.subjects.models import (
     OBSERVATION_KINDS,
     POINTER_KINDS,

@@ -1,4 +1,4 @@
-"""The subject and memory-event listings' cursors: what one hands out comes back as the same sort
+"""The claim, subject and memory-event listings' cursors: what one hands out comes back as the same sort
 key, and anything else is a 422 (InvalidInput) naming the query parameter."""
 
 from __future__ import annotations
@@ -9,10 +9,9 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from app.claims.service import encode_cursor
+from app import cursors
 from app.errors import InvalidInput
 from app.predicates.service import check_aliases
-from app.subjects import cursors
 
 
 def b64(text: str) -> str:
@@ -36,6 +35,27 @@ def test_an_event_cursor_round_trips_its_time_and_id():
     assert cursors.decode_event(cursors.encode_event(offset, "e"))[0] == offset
 
 
+def test_a_claim_cursor_round_trips_its_id():
+    claim_id = "01a2073e-6b4d-7d01-8000-000000000000"
+    assert cursors.decode_claim(cursors.encode_claim(claim_id)) == claim_id
+
+
+def test_a_claim_cursor_handed_out_before_cursors_named_their_listing_still_pages_on():
+    assert cursors.decode_claim(b64("after:01a2073e-6b4d-7d01-8000-000000000000")) == (
+        "01a2073e-6b4d-7d01-8000-000000000000"
+    )
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    ["garbage", b64("before:x"), b64('["claims"]'), b64('["claims", 7]'), b64('["subjects", "Ada"]')],
+)
+def test_a_claim_cursor_not_handed_out_is_invalid_input_naming_the_parameter(cursor: str):
+    with pytest.raises(InvalidInput) as refused:
+        cursors.decode_claim(cursor)
+    assert refused.value.field == "cursor" and "handed out" in refused.value.message
+
+
 NO_CURSOR = [  # what no listing hands out
     "garbage",
     "!!!!",
@@ -47,7 +67,7 @@ NO_CURSOR = [  # what no listing hands out
     b64('["subjects"]'),
     b64('["subjects", 1]'),
     base64.urlsafe_b64encode(b"\xff\xfe").decode(),  # not UTF-8
-    encode_cursor("01a2073e-6b4d-7d01-8000-000000000000"),  # the claim listing's
+    cursors.encode_claim("01a2073e-6b4d-7d01-8000-000000000000"),  # the claim listing's
 ]
 NOT_A_SUBJECT_CURSOR = [
     *NO_CURSOR,

@@ -1,7 +1,7 @@
-"""Keyset cursors of the subject and memory-event listings: opaque to clients, checked when they
-come back. A cursor is base64url JSON naming its listing and the sort key of the last row handed
-out, so a value this API never handed out (or one of another listing) is a 422 naming the query
-parameter, never a silent first page."""
+"""Keyset cursors of the listings that page (claims, subjects, memory events): opaque to clients,
+checked when they come back. A cursor is base64url JSON naming its listing and the sort key of the
+last row handed out, so a value this API never handed out (or one of another listing) is a 422
+naming the query parameter, never a silent first page."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from datetime import datetime
 
 from app.errors import InvalidInput
 
+CLAIMS = "claims"
 SUBJECTS = "subjects"
 EVENTS = "events"
+LEGACY_CLAIM_PREFIX = "after:"  # the claim listing's cursors before they named their listing
 
 
 def encode(listing: str, *key: str) -> str:
@@ -24,10 +26,10 @@ def encode(listing: str, *key: str) -> str:
 def decode(listing: str, cursor: str, parts: int, field: str) -> list[str]:
     """The `parts` strings of the sort key `cursor` carries; 422 naming `field` when this API
     could not have handed it out for `listing`."""
+    text = _base64_text(cursor)
     try:
-        raw = base64.b64decode(cursor + "=" * (-len(cursor) % 4), altchars=b"-_", validate=True)
-        value = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, UnicodeDecodeError, ValueError):
+        value = json.loads(text) if text is not None else None
+    except ValueError:
         value = None
     if (
         not isinstance(value, list)
@@ -37,6 +39,23 @@ def decode(listing: str, cursor: str, parts: int, field: str) -> list[str]:
     ):
         raise InvalidInput(f"{field} is not one this API handed out", field=field)
     return value[1:]
+
+
+def encode_claim(last_id: str) -> str:
+    """After the claim of this id (the as-of listing is in id order)."""
+    return encode(CLAIMS, last_id)
+
+
+def decode_claim(cursor: str, field: str = "cursor") -> str:
+    try:
+        [last_id] = decode(CLAIMS, cursor, 1, field)
+    except InvalidInput:
+        # A page begun before the upgrade goes on: base64url of "after:<id>".
+        legacy = _base64_text(cursor)
+        if legacy is None or not legacy.startswith(LEGACY_CLAIM_PREFIX):
+            raise
+        return legacy.removeprefix(LEGACY_CLAIM_PREFIX)
+    return last_id
 
 
 def encode_subject(name: str) -> str:
@@ -63,3 +82,10 @@ def decode_event(cursor: str, field: str = "before") -> tuple[datetime, str]:
     if instant is None or instant.tzinfo is None:
         raise InvalidInput(f"{field} is not one this API handed out", field=field)
     return instant, event_id
+
+
+def _base64_text(cursor: str) -> str | None:
+    try:
+        return base64.b64decode(cursor + "=" * (-len(cursor) % 4), altchars=b"-_", validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
