@@ -197,6 +197,18 @@ def test_two_hop_paths_between_entities(api: Api, apple):
     assert january["paths"] == []
 
 
+def test_paths_from_or_to_an_entity_the_workspace_lacks_are_404_naming_it(api: Api, apple):
+    for params, path, field in (
+        ({}, "/v1/entities/nobody/paths", "key"),
+        ({"to": "tim-cook"}, "/v1/entities/nobody/paths", "key"),
+        ({"to": "nobody"}, "/v1/entities/tim-cook/paths", "to"),
+    ):
+        missing = api.get(path, params=params)
+        assert missing.status_code == 404 and missing.json()["error"]["field"] == field, missing.text
+    unconnected = api.get("/v1/entities/tim-cook/paths", params={"to": "sarah-chen", "max_hops": 1})
+    assert unconnected.status_code == 200 and unconnected.json()["paths"] == []
+
+
 def test_neighbourhood_is_drawable(api: Api, apple):
     body = api.get(f"/v1/claims/{apple['cos']}/neighbourhood", params={"depth": 1}).json()
     node_ids = {n["id"] for n in body["nodes"]}

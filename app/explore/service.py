@@ -97,6 +97,10 @@ class ExploreService:
             rows = self.graph.read_query("entity_paths_from", **params, **{"from": start})
         else:
             rows = self.graph.read_query("entity_paths_between", **params, **{"from": start, "to": to})
+        if not rows:  # no path, or no such entity: say which, as the profile does
+            for field, key in (("key", start), ("to", to)):
+                if key is not None and not self.graph.read_query("entity_exists", workspace=workspace, key=key):
+                    raise NotFound(f"no entity {key!r} in this workspace", field=field)
         return [EntityPath(r["entities"], [PathClaim(**c) for c in r["claims"]]) for r in rows]
 
     def neighbourhood(self, workspace: str, claim_id: str, depth: int = 1) -> Neighbourhood:

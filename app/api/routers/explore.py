@@ -35,7 +35,7 @@ def entity_profile(
     return EntityProfileOut.model_validate(memory.explore.profile(workspace, key, scope, limit, keys))
 
 
-@router.get("/v1/entities/{key:path}/paths", response_model=EntityPathsOut)
+@router.get("/v1/entities/{key:path}/paths", response_model=EntityPathsOut, responses=errors(404))
 def entity_paths(
     key: EntityKey,
     memory: MemoryDep,
@@ -45,7 +45,8 @@ def entity_paths(
     max_hops: Annotated[int, Query(ge=1, le=MAX_HOPS)] = 2,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> EntityPathsOut:
-    """Paths from an entity (to another, or to every entity within `max_hops`) through claims."""
+    """Paths from an entity (to another, or to every entity within `max_hops`) through claims; 404
+    naming `key` or `to` when the workspace holds no such entity."""
     paths = memory.explore.paths(workspace, key, to, scope, max_hops, limit)
     return EntityPathsOut.model_validate(
         {"from": key, "to": to, "paths": [EntityPathOut.model_validate(p) for p in paths]}
