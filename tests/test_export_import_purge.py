@@ -394,6 +394,36 @@ def _claim_line(backup: bytes) -> int:
     return next(i for i, raw in enumerate(backup.splitlines(), 1) if b'"labels":["Claim"' in raw)
 
 
+def _predicate_line(backup: bytes) -> int:
+    return next(i for i, raw in enumerate(backup.splitlines(), 1) if b'"labels":["Predicate"' in raw)
+
+
+def _aliases(*aliases: str):
+    def change(raw: bytes) -> bytes:
+        record = json.loads(raw)
+        record["properties"]["aliases"] = list(aliases)
+        return json.dumps(record).encode()
+
+    return change
+
+
+def _second_predicate(name: str, *aliases: str):
+    """The file with one more predicate, after the first (the header's count raised to match)."""
+
+    def damage(backup: bytes) -> bytes:
+        rows = backup.splitlines()
+        header = json.loads(rows[0])
+        header["counts"]["nodes"]["Predicate"] += 1
+        first = json.loads(rows[_predicate_line(backup) - 1])
+        first["ref"] = first["ref"].replace("ceo_of", name)
+        first["properties"].update(name=name, aliases=list(aliases))
+        at = _predicate_line(backup)
+        rows[0] = json.dumps(header).encode()
+        return b"\n".join([*rows[:at], json.dumps(first).encode(), *rows[at:]]) + b"\n"
+
+    return damage
+
+
 @pytest.mark.parametrize(
     "damage, line, message",
     [
@@ -406,8 +436,13 @@ def _claim_line(backup: bytes) -> int:
         (lambda b: _edit(b, len(b.splitlines()), _set("end", "no-such-node")), "last", "no node of the file has"),
         (lambda b: _edit(b, _claim_line(b), lambda raw: raw.replace(b'"$datetime"', b'"$when"', 1)), "claim", "tag"),
         (lambda b: _edit(b, _claim_line(b), lambda raw: raw.replace(b'"ref":"', b'"ref":"x', 1)), "claim", "ref"),
+        (lambda b: _edit(b, _predicate_line(b), _aliases("ceo_of")), "predicate", "own name"),
+        (lambda b: _edit(b, _predicate_line(b), _aliases("chief", "chief")), "predicate", "listed twice"),
+        (_second_predicate("boss_of", "chief"), "second predicate", "'chief' already names the predicate 'ceo_of'"),
+        (_second_predicate("runs", "ceo_of"), "second predicate", "'ceo_of' already names"),
     ],
-    ids=["json", "label", "type", "header", "truncated", "utf8", "dangling", "temporal", "ref"],
+    ids=["json", "label", "type", "header", "truncated", "utf8", "dangling", "temporal", "ref"]
+    + ["own-alias", "alias-twice", "alias-taken", "name-taken"],
 )
 def test_a_malformed_file_is_refused_naming_its_line_and_nothing_is_written(
     extracting, memory, workspace, damage, line, message
@@ -416,7 +451,12 @@ def test_a_malformed_file_is_refused_naming_its_line_and_nothing_is_written(
     backup = export(memory, workspace)
     memory.purges.purge(workspace, None, by="test")
     broken = damage(backup)
-    number = {"last": len(broken.splitlines()), "claim": _claim_line(backup)}.get(line, line)
+    number = {
+        "last": len(broken.splitlines()),
+        "claim": _claim_line(backup),
+        "predicate": _predicate_line(backup),
+        "second predicate": _predicate_line(backup) + 1,
+    }.get(line, line)
     with pytest.raises(InvalidInput, match=message) as refused:
         memory.portability.import_(workspace, io.BytesIO(broken))
     assert refused.value.message.startswith(f"line {number}: ") and refused.value.field == f"line {number}"

@@ -44,6 +44,7 @@ from typing import IO, Any
 from app.auth.keys import check_workspace
 from app.errors import Conflict, DontoError, InvalidInput
 from app.graph.client import GraphClient, next_transaction_time
+from app.predicates.service import check_aliases
 from app.settings import APP_VERSION
 from app.temporal.instants import iso, to_native, utc_now
 
@@ -244,6 +245,7 @@ class PortabilityService:
         header: dict[str, Any] | None = None
         counts = Counts()
         labels_of: dict[str, str] = {}
+        predicate_names: dict[str, tuple[int, str]] = {}  # a name or alias -> (line, the predicate it names)
         ends: list[tuple[int, str, str]] = []
         for number, record in _records(source):
             if header is None:
@@ -256,6 +258,8 @@ class PortabilityService:
                     raise _bad(number, f"a second node with ref {ref!r}")
                 labels_of[ref] = label
                 counts.nodes[label] += 1
+                if label == "Predicate":
+                    _check_predicate_names(number, record["properties"], predicate_names)
             elif kind == "relationship":
                 _check_relationship(number, record)
                 if not (record["start"] in labels_of and record["end"] in labels_of):
@@ -471,6 +475,24 @@ def _check_node(number: int, record: dict[str, Any]) -> tuple[str, str]:
     if ref != expected:
         raise _bad(number, f"ref {ref!r} does not match the {label}'s properties ({expected!r})")
     return label, ref
+
+
+def _check_predicate_names(number: int, properties: dict[str, Any], holders: dict[str, tuple[int, str]]) -> None:
+    """The rules `PUT /v1/predicates` keeps, for a file edited by hand: a name or alias names one
+    predicate of the workspace (else supersession and extraction's alias mapping would depend on
+    read order), and no alias is its predicate's own name or listed twice."""
+    name, aliases = properties.get("name"), properties.get("aliases", [])
+    if not isinstance(name, str) or not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise _bad(number, "a Predicate has a string 'name' and a list of string 'aliases'")
+    try:
+        check_aliases(name, aliases)
+    except InvalidInput as exc:
+        raise _bad(number, f"predicate {name!r}: {exc.message}") from None
+    for word in (name, *aliases):
+        if word in holders:
+            line, holder = holders[word]
+            raise _bad(number, f"predicate {name!r}: {word!r} already names the predicate {holder!r} (line {line})")
+        holders[word] = (number, name)
 
 
 def _check_relationship(number: int, record: dict[str, Any]) -> None:
