@@ -89,6 +89,8 @@ class ApiSettings(BaseSettings):
     keep_alive_s: int = 5  # an idle kept-alive connection is closed after this
     max_connections: int = 512  # open connections and running requests; beyond: 503 at once
     max_page: int = 1000  # claims per listing page
+    # Requests of one workspace running at once; more wait their turn without a worker thread (0: no limit).
+    max_concurrent_per_workspace: int = 4
     query_timeout_s: float = 30.0
     # Neo4j down or unreachable: a connection attempt gives up after connect_timeout_s, a request
     # after backend_retry_s of retries; then 503 with Retry-After, and for backend_retry_after_s

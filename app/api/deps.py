@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated
 
@@ -70,8 +71,11 @@ def principal(
     return memory.keys.authenticate(key, x_donto_workspace, address)
 
 
-async def workspace(p: Annotated[Principal, Depends(principal)]) -> str:
-    return p.workspace
+async def workspace(request: Request, p: Annotated[Principal, Depends(principal)]) -> AsyncIterator[str]:
+    """The caller's workspace, for as long as the request runs: one of its workspace's turns
+    (app/api/fairness.py), so that one tenant's flood cannot take every worker thread."""
+    async with request.app.state.workspace_turns.turn(p.workspace):
+        yield p.workspace
 
 
 def instant_param(value: str | None, name: str) -> datetime | None:

@@ -11,6 +11,7 @@ from fastapi import Depends, FastAPI
 
 from app.api import deps, errors
 from app.api.body_limit import BodySizeLimit
+from app.api.fairness import WorkspaceTurns
 from app.api.foreground import MarkForeground
 from app.api.routers import (
     analyst,
@@ -66,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redirect_slashes=False,
         dependencies=[Depends(deps.known_query_parameters)],
     )
+    app.state.workspace_turns = WorkspaceTurns(settings.api.max_concurrent_per_workspace)
     errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)

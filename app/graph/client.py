@@ -45,6 +45,9 @@ INDEX_WAIT_S = 20.0
 INDEX_POPULATING = "51N63"  # GQL status: "Index `…` is not ready yet. Wait until it finishes populating"
 INDEX_MISSING = "22N69"  # GQL status: "The index '…' does not exist"
 TIMED_OUT = "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration"  # past the transaction's timeout
+# The same timeout met while waiting for a lock (a workspace's writers queue on its clock): Neo4j
+# stops the transaction's lock client instead (found as a 500 under 48 concurrent batch writes).
+LOCK_WAIT_STOPPED = "Neo.ClientError.Transaction.LockClientStopped"
 MIGRATION_BATCH = 10_000  # edges a schema migration moves per transaction
 # donto's vector indexes and the filter properties each carries (schema version 7), which a SEARCH
 # clause's WHERE may name: every search is of one workspace, the perspective vectors' of one model too.
@@ -164,7 +167,7 @@ class GraphClient:
             self._down_until = time.monotonic() + self.retry_after_s
             raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s) from exc
         except ClientError as exc:
-            if exc.code == TIMED_OUT:
+            if exc.code in (TIMED_OUT, LOCK_WAIT_STOPPED):
                 log.warning("query %s stopped at its timeout (%s s)", name, timeout_s or self.timeout)
                 raise QueryTimedOut(timeout_s or self.timeout) from exc
             for status in (INDEX_POPULATING, INDEX_MISSING):

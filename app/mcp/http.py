@@ -74,4 +74,7 @@ class Endpoint:
         except DontoError as exc:
             return await domain_response(exc)(scope, receive, send)
         manager: StreamableHTTPSessionManager = request.app.state.mcp
-        await manager.handle_request({**scope, PRINCIPAL: principal}, receive, send)
+        # One of the workspace's turns, as a REST request takes (app/api/fairness.py): the tools run
+        # on the same worker threads.
+        async with request.app.state.workspace_turns.turn(principal.workspace):
+            await manager.handle_request({**scope, PRINCIPAL: principal}, receive, send)
