@@ -149,8 +149,15 @@ class Turns:
         with self._changed:
             ticket = self._next_ticket
             self._next_ticket += 1
-            while ticket >= self._admitted:
-                self._changed.wait()
+            try:
+                while ticket >= self._admitted:
+                    self._changed.wait()
+            except BaseException:
+                # A waiter interrupted gives its place up as if it had run, else its slot would be
+                # lost for good (a slot too many runs until the queue reaches its ticket).
+                self._admitted += 1
+                self._changed.notify_all()
+                raise
 
     def __exit__(self, *exc: object) -> None:
         with self._changed:

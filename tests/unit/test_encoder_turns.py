@@ -46,3 +46,27 @@ def test_a_caller_asking_again_queues_behind_those_already_waiting():
     for t in others:
         t.join(timeout=10)
     assert order == ["b", "c", "a again"]
+
+
+def test_a_waiter_interrupted_while_it_waits_does_not_take_a_slot_away_for_good(monkeypatch):
+    turns = Turns(1)
+    with turns:
+        # Its wait is interrupted (as by KeyboardInterrupt) while another holds the only slot.
+        def interrupted(self, timeout=None):
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(threading.Condition, "wait", interrupted)
+        try:
+            with turns:
+                raise AssertionError("admitted while the slot was held")
+        except KeyboardInterrupt:
+            pass
+        monkeypatch.undo()
+    done = threading.Event()
+
+    def later() -> None:
+        with turns:
+            done.set()
+
+    threading.Thread(target=later, daemon=True).start()
+    assert done.wait(timeout=5), "the slot was lost: no one is admitted any more"
