@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     tenants.add_argument("--samples", type=int, default=40)
     tenants.add_argument("--batch", type=int, default=1000)
     tenants.add_argument("--seed", type=int, default=5)
+    tenants.add_argument("--flood", type=int, default=0, help="noisy clients posting at once, each a process")
+    tenants.add_argument("--noise", choices=("claims", "episodes"), default="claims", help="what a flood posts")
 
     vector = kinds.add_parser(
         "vector-filter", help="a small workspace's vector search in a shared database: 5.26 over-fetch vs 2026.x SEARCH"
