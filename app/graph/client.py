@@ -84,6 +84,14 @@ def unsupported_neo4j(version: str) -> str | None:
     )
 
 
+def same_model(recorded: str | None, configured: str) -> bool:
+    """One model named two ways (a path to its folder, its hub or catalogue name) counts as one: the
+    last path segment decides. A store that recorded none (before version 5) is taken at its word."""
+    if recorded is None:
+        return True
+    return recorded.rstrip("/").rsplit("/", 1)[-1] == configured.rstrip("/").rsplit("/", 1)[-1]
+
+
 class GraphClient:
     def __init__(self, settings: Settings):
         uri, user, password, database = settings.connection()
@@ -237,9 +245,19 @@ class GraphClient:
 
     # -- schema -------------------------------------------------------------------------------
 
-    def apply_schema(self, embedding_model: str, embedding_dimensions: int) -> int:
+    def apply_schema(self, embedding_model: str, embedding_dimensions: int, replacing_vectors: bool = False) -> int:
         """Apply cypher/schema.cypher (idempotent: every statement is IF NOT EXISTS / MERGE) and
-        check the vector indexes fit the embedding model."""
+        check the vector indexes fit the embedding model. A store whose vectors another model made
+        is refused before anything changes (`donto reembed`, which replaces them, says
+        `replacing_vectors`): two models of one dimension would otherwise mix in one index, and
+        recall would compare questions of one with turns of the other without a word."""
+        [held_by] = self.read_query("schema_embedding_model")
+        if not replacing_vectors and held_by["embedded"] and not same_model(held_by["model"], embedding_model):
+            raise SchemaMismatch(
+                f"this store's vectors come from {held_by['model']}, and the configured model is "
+                f"{embedding_model}: run `donto reembed` to encode them again with it, or set "
+                f"DONTO_EMBEDDING_MODEL={held_by['model']} to keep the old one"
+            )
         schema = schema_text()
         statements = schema_statements(schema)
         params = {"embedding_dimensions": embedding_dimensions}
