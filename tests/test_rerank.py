@@ -75,9 +75,9 @@ def test_a_model_with_a_sequence_classification_head_scores_as_a_cross_encoder(m
     """A tiny untrained cross-encoder made here (the suite's model's tokenizer, one small layer)."""
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-    from app.embedding.encoder import Encoder, locate_model
+    from app.embedding.encoder import Encoder
 
-    tokenizer = AutoTokenizer.from_pretrained(locate_model(memory.encoder.name)[0])
+    tokenizer = AutoTokenizer.from_pretrained(memory.encoder.locate()[0])
     config = BertConfig(
         vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1, num_attention_heads=2, num_labels=1
     )

