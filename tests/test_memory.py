@@ -254,6 +254,25 @@ def test_open_around_ranks_neighbours_by_intersection_with_similarity_and_unders
     assert inter["count"] == 2 and inter["intersection_size"] == 3
 
 
+def test_similarity_means_the_same_on_any_model_so_unrelated_subjects_stay_out(memory, api: Api):
+    # e5-small-v2 puts every cosine high (two unrelated sentences near 0.7): a raw cosine of 0.6 would
+    # call everything similar. donto's scale starts from where the model puts unrelated texts.
+    encoder = memory.encoder
+    unrelated, paraphrase = (
+        encoder.encode(["I water the tomatoes every morning.", "The bond yields rose sharply."]),
+        encoder.encode(["melanie enjoys pottery", "melanie likes pottery"]),
+    )
+    assert encoder.similarity(sum(a * b for a, b in zip(*unrelated))) < 0.3
+    assert encoder.similarity(sum(a * b for a, b in zip(*paraphrase))) > 0.9
+    remember(api, "The wealth sim runs nightly.", "wealth simulator")
+    remember(api, "wealth_sim got a C++ core.", "wealth_sim")
+    remember(api, "Grandmother's birthday party was lovely.", "grandmother")
+    pairs = ok(api.post("/v1/subjects/similar", json={"max_shared": 5}))["pairs"]  # min_similarity 0.6
+    found = {frozenset((p["subject_a"], p["subject_b"])) for p in pairs}
+    assert found == {frozenset(("wealth simulator", "wealth_sim"))}
+    assert all(0.6 <= p["similarity_score"] <= 1 for p in pairs)
+
+
 def test_merge_is_reversible(api: Api):
     remember(api, "The wealth sim runs nightly.", "wealth simulator")
     remember(api, "wealth_sim got a C++ core.", "wealth_sim")

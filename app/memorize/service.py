@@ -10,7 +10,7 @@ modality other than "asserted" becomes the claim's context (so "did not run" nev
 Claims are written through the claim service, so a fact already known (same content key) is not
 written again: a retried job writes no duplicates. A paraphrase of a claim the workspace (or this
 job) already holds, with the same subject, object and context and a triple whose embedding is at
-least 0.95 cosine from it ("melanie enjoys pottery" beside "melanie likes pottery"), corroborates
+least 0.95 similar to it ("melanie enjoys pottery" beside "melanie likes pottery"), corroborates
 that claim instead of becoming a second one. Literal values and negations are never merged this
 way: the object and the context must be the same. The job links every claim it wrote or found
 again with (:Job)-[:EXTRACTED]->(:Claim), and records each pass's yields and raw replies. Entity
@@ -48,7 +48,10 @@ log = logging.getLogger(__name__)
 
 MAX_BATCH = 1000  # claims per write transaction
 MAX_SYNC_CHARS = 20_000  # `async: false` runs extraction while the request waits: short sources only
-PARAPHRASE_COSINE = 0.95  # MiniLM put "likes"/"dislikes pottery" at 0.91, "lives"/"resides in boston" at 0.98
+# On donto's similarity scale (Encoder.similarity: 0 unrelated, 1 the same text). e5-small-v2: "enjoys" /
+# "likes pottery" 0.98, "lives" / "resides in boston" 0.97; "likes" / "dislikes pottery" 0.70, "born" /
+# "died in lisbon" 0.80 (all-MiniLM: 0.97, 0.98; 0.91, 0.79).
+PARAPHRASE_SIMILARITY = 0.95
 PARAPHRASE_CANDIDATES = 5000  # existing claims compared per job
 MAX_LITERAL_CHARS = 4096  # literals are indexed; Neo4j's range index keys stop near 8 kB
 UNANCHORED_CONFIDENCE = 0.5  # the most an extracted fact with no quote found in the source keeps
@@ -314,7 +317,7 @@ class MemorizeService:
 
     def _paraphrases(self, workspace: str, claims: list[NewClaim]) -> dict[int, str | int]:
         """Facts that restate a claim in other words: same subject, object, datatype and context, a
-        different predicate, and their triples at least PARAPHRASE_COSINE apart. Each maps to the
+        different predicate, and their triples at least PARAPHRASE_SIMILARITY apart. Each maps to the
         existing claim's id, or to the index of the earlier fact of this job it restates."""
 
         def shape(c: NewClaim) -> tuple[str, str, str | None, str | None]:
@@ -349,14 +352,15 @@ class MemorizeService:
         keys = list(texts)
         vectors = dict(zip(keys, self.encoder.encode([texts[k] for k in keys])))
         same_as: dict[int, str | int] = {}
+        similarity = self.encoder.similarity  # on donto's scale, whatever the model (see UNRELATED_TEXTS)
         for g in groups:
             seen: list[tuple[str | int, str]] = list(known.get(g, []))  # (claim id or fact index, predicate)
             for i in (i for i, s in enumerate(shapes) if s == g):
                 if any(predicate == claims[i].predicate for _, predicate in seen):
                     continue  # the same claim: the content key finds it
-                scored = [(target, _cosine(vectors[i], vectors[target])) for target, _ in seen]
+                scored = [(target, similarity(_cosine(vectors[i], vectors[target]))) for target, _ in seen]
                 best = max(scored, key=lambda t: t[1], default=None)
-                if best is not None and best[1] >= PARAPHRASE_COSINE:
+                if best is not None and best[1] >= PARAPHRASE_SIMILARITY:
                     same_as[i] = best[0]
                 else:
                     seen.append((i, claims[i].predicate))

@@ -333,8 +333,9 @@ class AttentionService:
                 exclude=list(exclude),
                 limit=want,
             )
-            # the index scores cosine as (1 + cos) / 2: rank on the cosine itself (see ranking.py)
-            hits = {r["id"]: (max(0.0, 2 * r["score"] - 1), r["perspective"]) for r in rows}
+            # the index scores cosine as (1 + cos) / 2: rank on the similarity itself (see ranking.py)
+            similarity = self.perspectives.encoder.similarity
+            hits = {r["id"]: (max(0.0, similarity(2 * r["score"] - 1)), r["perspective"]) for r in rows}
             ranked = self._rank(workspace, hits, subject_ids, state.generation)
             # No new item from 4x the vectors: the workspace has no more (its search is of its vectors only).
             if len(ranked) >= limit or len(rows) >= want or fetch >= MAX_FETCH or len(rows) == found:
@@ -457,7 +458,7 @@ class AttentionService:
             "consolidation_dense",
             workspace=workspace,
             min_shared=min_shared,
-            min_similarity=min_similarity,
+            min_similarity=self.perspectives.encoder.cosine_for(min_similarity),
             limit=limit,
         )
         unlinked = self.graph.read_query("consolidation_unlinked", workspace=workspace, limit=limit)
@@ -503,7 +504,7 @@ class AttentionService:
                 {
                     "subject_a": r["a"],
                     "subject_b": r["b"],
-                    "similarity_score": round(r["similarity"], 4),
+                    "similarity_score": round(self.perspectives.encoder.similarity(r["similarity"]), 4),
                     "intersection_size": r["shared"],
                 }
                 for r in dense

@@ -16,8 +16,11 @@ candidate with cosine similarity `sim` (the best over the workspace's perspectiv
     provenance  (0.9 + 0.1 × confidence) × (1 + 0.1 × min(useful, 3)) × (0.7 if questionable > useful)
                 (confidence defaults to 0.7 when the writer gave none)
 
-`sim` is the cosine similarity (the vector index's score s in [0, 1] is (1 + cos) / 2, so cos =
-2s − 1, floored at 0), or for a word search the BM25 score over the best one's. Every factor is
+`sim` is the similarity on donto's scale (Encoder.similarity: the cosine rescaled so that 0 is where
+the model puts unrelated texts and 1 the same text; the vector index's score s in [0, 1] is
+(1 + cos) / 2, so cos = 2s − 1; floored at 0), or for a word search the BM25 score over the best
+one's. Rescaled, because e5-small-v2 puts unrelated texts near 0.7 cosine: the factors below would
+otherwise outweigh the difference between an unrelated match and a good one. Every factor is
 bounded, so the weights reorder close matches and never bury a strong one: the most favoured item
 weighs at most about 5× the least. The ordering these weights imply is pinned by
 tests/unit/test_memory_ranking.py."""

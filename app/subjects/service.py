@@ -613,7 +613,7 @@ class SubjectService:
                     r["name"],
                     r["summary"],
                     r["intersection"],
-                    r["similarity"],
+                    None if r["similarity"] is None else self.perspectives.encoder.similarity(r["similarity"]),
                     r["understandingId"],
                     r["understandingSummary"],
                 )
@@ -632,11 +632,12 @@ class SubjectService:
             workspace=workspace,
             subject_ids=ids,
             fetch=max(50, limit * 4),
-            min_similarity=min_similarity,
+            min_similarity=self.perspectives.encoder.cosine_for(min_similarity),
             max_shared=max_shared,
             limit=limit,
         )
-        return [SimilarPair(r["a"], r["b"], r["similarity"], r["shared"]) for r in rows]
+        similarity = self.perspectives.encoder.similarity
+        return [SimilarPair(r["a"], r["b"], similarity(r["similarity"]), r["shared"]) for r in rows]
 
     # -- merging ------------------------------------------------------------------------------
 

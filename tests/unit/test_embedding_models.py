@@ -174,3 +174,13 @@ def test_texts_encoded_in_length_bounded_batches_come_back_in_the_order_asked():
     vectors = encoder.encode(texts)
     assert [int(v[1]) for v in vectors] == [len(t.split()) for t in texts]
     assert len(model.batches) > 1 and sum(len(b) for b in model.batches) == 4  # "a" is encoded once
+
+
+def test_similarity_is_rescaled_from_where_the_model_puts_unrelated_texts():
+    encoder = Encoder(EmbeddingSettings())
+    encoder.__dict__["unrelated_cosine"] = 0.7  # e5-small-v2's is about 0.71
+    assert encoder.similarity(0.7) == 0.0 and encoder.similarity(1.0) == 1.0
+    assert abs(encoder.similarity(0.94) - 0.8) < 1e-9
+    assert encoder.similarity(-1.0) == -1.0  # floored: far below unrelated is still no less than -1
+    for similarity in (-0.5, 0.0, 0.3, 0.6, 1.0):
+        assert abs(encoder.similarity(encoder.cosine_for(similarity)) - similarity) < 1e-9

@@ -113,7 +113,9 @@ def consolidation_report(
     memory: MemoryDep,
     workspace: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    min_similarity: Annotated[float, Query(ge=-1, le=1, description="cosine of the two subjects")] = 0.3,
+    min_similarity: Annotated[
+        float, Query(ge=-1, le=1, description="similarity of the two subjects: 0 unrelated, 1 the same")
+    ] = 0.3,
     min_shared: Annotated[int, Query(ge=1, le=1_000_000)] = 3,
 ) -> ReportOut:
     """What a consolidation pass should look at, most valuable first: subjects without an

@@ -375,7 +375,9 @@ class AroundIn(Strict):
 class NeighbourOut(BaseModel):
     subject: SubjectBriefOut
     intersection_size: int = Field(description="observations and active understandings about both")
-    similarity_score: float | None = Field(description="cosine of the two subjects' embeddings (name and summary)")
+    similarity_score: float | None = Field(
+        description="similarity of the two subjects' embeddings (name and summary): 0 unrelated, 1 the same"
+    )
     intersection_understanding: dict[str, str | None] | None
 
 
@@ -728,7 +730,7 @@ class DenseIntersectionOut(BaseModel):
 
     subject_a: str
     subject_b: str
-    similarity_score: float = Field(description="cosine of the two subjects' embeddings")
+    similarity_score: float = Field(description="similarity of the two subjects' embeddings: 0 unrelated, 1 the same")
     intersection_size: int
 
 
