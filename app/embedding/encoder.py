@@ -217,13 +217,9 @@ class Encoder:
             try:
                 return SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
             except Exception as exc:  # a damaged or partial folder: the library's own errors are many
-                again = (
-                    f"; `donto models fetch {self.name}` checks its weights and fetches it anew"
-                    if source == "fetched"
-                    else ""
-                )
+                repair = f"; `donto models fetch {self.name}` checks its weights and fetches it anew"
                 raise ModelNotLoaded(
-                    f"{self.name} ({path}) could not be loaded: {exc}" + (again if source == "fetched" else "")
+                    f"{self.name} ({path}) could not be loaded: {exc}" + (repair if source == "fetched" else "")
                 ) from exc
 
     def locate(self) -> tuple[str, Source]:
