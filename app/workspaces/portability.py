@@ -43,7 +43,7 @@ from typing import IO, Any
 
 from app.auth.keys import check_workspace
 from app.errors import Conflict, DontoError, InvalidInput
-from app.graph.client import GraphClient, next_transaction_time
+from app.graph.client import GraphClient, next_transaction_time, same_model
 from app.predicates.service import check_aliases
 from app.settings import APP_VERSION
 from app.temporal.instants import iso, to_native, utc_now
@@ -219,7 +219,8 @@ class PortabilityService:
                 return self.import_(workspace, spool)
         header, counts, ids = self._check(source)
         model = self._embedding_model()
-        if header.get("embedding_model") not in (None, model):
+        exported_by = header.get("embedding_model")
+        if exported_by is not None and (model is None or not same_model(exported_by, model)):
             raise Conflict(
                 f"the export's vectors come from {header['embedding_model']} and this store embeds with {model}: "
                 "import it into a store with that model (then `donto reembed` there to change models)"
