@@ -31,6 +31,7 @@ def test_health_needs_no_key(client):
             "query_prompt": "query: ",  # e5 was trained with a prompt on each side
             "document_prompt": "passage: ",
             "licence": "mit",  # the weights' own licence, not the packaging jar's Apache-2.0
+            "runtime": "onnxruntime",  # the jar's own ONNX graph, kept beside the converted weights
         },
         "indexes_not_online": [],  # every index schema.cypher declares is online
     }

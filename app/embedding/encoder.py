@@ -27,7 +27,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from app.embedding.fetch import CATALOGUE, ModelNotFetched, ModelNotLoaded
+from app.embedding.fetch import CATALOGUE, ONNX_GRAPH, ModelNotFetched, ModelNotLoaded
 from app.settings import EmbeddingSettings
 
 Source = Literal["package", "path", "fetched", "cache"]
@@ -50,6 +50,7 @@ class ModelCard:
     query_prompt: str | None
     document_prompt: str | None
     licence: str
+    runtime: Literal["onnxruntime", "torch"]  # what runs the transformer (app/embedding/onnx_runtime.py)
 
 
 def locate_model(name: str, models_dir: str | None = None) -> tuple[str, Source]:
@@ -197,6 +198,7 @@ class Encoder:
         self._configured_prompts = (settings.query_prompt, settings.document_prompt)
         self._load_lock = threading.Lock()
         self._document_turns = Turns(DOCUMENT_BATCHES_AT_ONCE)
+        self._runtime: Literal["onnxruntime", "torch"] = "torch"
 
     @cached_property
     def model(self) -> Any:
@@ -215,12 +217,18 @@ class Encoder:
             from sentence_transformers import SentenceTransformer
 
             try:
-                return SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
+                model = SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
+                graph = Path(path) / ONNX_GRAPH
+                if graph.is_file():
+                    from app.embedding.onnx_runtime import run_on_onnx_runtime
+
+                    self._runtime = "onnxruntime" if run_on_onnx_runtime(model, graph) else "torch"
             except Exception as exc:  # a damaged or partial folder: the library's own errors are many
                 repair = f"; `donto models fetch {self.name}` checks its weights and fetches it anew"
                 raise ModelNotLoaded(
                     f"{self.name} ({path}) could not be loaded: {exc}" + (repair if source == "fetched" else "")
                 ) from exc
+            return model
 
     def locate(self) -> tuple[str, Source]:
         return locate_model(self.name, self.models_dir)
@@ -248,6 +256,7 @@ class Encoder:
             query_prompt=self.query_prompt,
             document_prompt=self.document_prompt,
             licence=model_licence(self.name, path, source),
+            runtime=self._runtime,
         )
 
     def _token_lengths(self, texts: Sequence[str], prompt: str | None) -> list[int]:

