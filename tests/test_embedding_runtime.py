@@ -1,14 +1,21 @@
 """The model's transformer on ONNX Runtime: the same vectors as torch's run of the same weights, for
-questions and for batches of texts of different lengths (padding must not leak into the pooling)."""
+questions and for batches of texts of different lengths (padding must not leak into the pooling);
+a graph that does not give those vectors is left unused."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
 from sentence_transformers import SentenceTransformer
 
 from app.embedding.encoder import Encoder
+from app.embedding.fetch import ONNX_GRAPH
 from app.settings import EmbeddingSettings
 
 TEXTS = [
@@ -50,3 +57,44 @@ def test_questions_and_batches_encoded_at_once_from_many_threads_get_their_own_v
         np.testing.assert_allclose(vector, alone[text], atol=1e-5)
     for vectors in batches:
         np.testing.assert_allclose(vectors, batch_alone, atol=1e-5)
+
+
+def _folder_with_graph(tmp_path: Path, write_graph: Callable[[Path, Path], None]) -> str:
+    """The default model's folder, linked file by file, with `write_graph(original, target)` making
+    its ONNX graph."""
+    source = Path(Encoder(EmbeddingSettings()).locate()[0])
+    folder = tmp_path / "model"
+    for path in source.rglob("*"):
+        if path.is_file() and path.relative_to(source) != ONNX_GRAPH:
+            (folder / path.relative_to(source)).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path.relative_to(source)).symlink_to(path)
+    (folder / ONNX_GRAPH).parent.mkdir(parents=True, exist_ok=True)
+    write_graph(source / ONNX_GRAPH, folder / ONNX_GRAPH)
+    return str(folder)
+
+
+def _other_weights(original: Path, target: Path) -> None:
+    graph = onnx.load(str(original))
+    largest = max(graph.graph.initializer, key=lambda t: int(np.prod(t.dims)))  # the word embeddings
+    weights = numpy_helper.to_array(largest)
+    noise = np.random.default_rng(0).normal(0, weights.std(), weights.shape).astype(weights.dtype)
+    largest.CopyFrom(numpy_helper.from_array(weights + noise, largest.name))
+    onnx.save(graph, str(target))
+
+
+@pytest.mark.parametrize(
+    "write_graph",
+    [lambda original, target: target.write_bytes(b"not a graph"), _other_weights],
+    ids=["a graph onnxruntime cannot load", "a graph of other weights"],
+)
+def test_a_graph_that_does_not_give_the_models_vectors_is_not_used(
+    tmp_path: Path, write_graph: Callable[[Path, Path], None], caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = _folder_with_graph(tmp_path, write_graph)
+    settings = EmbeddingSettings(model=folder, query_prompt="query: ", document_prompt="passage: ")
+    encoder = Encoder(settings)
+    assert encoder.card.runtime == "torch"
+    assert "is not used" in caplog.text
+    on_torch = SentenceTransformer(folder, device="cpu")
+    expected = on_torch.encode(TEXTS, prompt="passage: ", normalize_embeddings=True)
+    np.testing.assert_allclose((np.array(encoder.encode(TEXTS)) * expected).sum(1), 1.0, atol=1e-5)

@@ -11,20 +11,45 @@ tokenizer, pooling and normalisation: only the transformer's forward pass change
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch  # this module is imported when a model loads, never before
+
+log = logging.getLogger(__name__)
+
+# Encoded both ways when a graph is taken up: two lengths, so one is padded in the batch.
+PROBE = [
+    "A short probe.",
+    "A longer probe sentence, so that the batch is padded and the pooling has to leave the padding out.",
+]
+SAME_VECTOR = 0.9999  # least cosine between the graph's vector and torch's for the graph to be used
 
 
 def run_on_onnx_runtime(model: Any, graph: Path) -> bool:
     """Hand `model`'s (a SentenceTransformer) transformer forward pass to ONNX Runtime on CPU. False,
-    changing nothing, where it runs on another device (a GPU is torch's) or its first module is not
-    a transformer."""
+    changing nothing, where it runs on another device (a GPU is torch's), its first module is not a
+    transformer, or the graph does not give torch's vectors: a folder from elsewhere may hold a graph
+    of other weights, inputs or outputs (a quantised or fine-tuned export), and then torch it is."""
     first = model[0]
     if model.device.type != "cpu" or not isinstance(getattr(first, "model", None), torch.nn.Module):
         return False
-    first.model = OnnxTransformer(first.model, graph, threads=torch.get_num_threads())
+    on_torch, expected = first.model, model.encode(PROBE, normalize_embeddings=True)
+    try:
+        first.model = OnnxTransformer(on_torch, graph, threads=torch.get_num_threads())
+        agreement = float(np.min((model.encode(PROBE, normalize_embeddings=True) * expected).sum(axis=1)))
+    except Exception as exc:  # onnxruntime's errors for a graph it cannot load or run are many
+        first.model = on_torch
+        log.warning("%s is not used: ONNX Runtime could not run it (%s); the model runs on torch", graph, exc)
+        return False
+    if agreement < SAME_VECTOR:
+        first.model = on_torch
+        log.warning(
+            "%s is not used: its vectors differ from torch's (cosine %.4f); the model runs on torch", graph, agreement
+        )
+        return False
     return True
 
 
