@@ -670,3 +670,35 @@ def test_donto_export_purge_import_round_trip_on_the_command_line(
 
     assert donto(["import", "--workspace", workspace, str(backup)]) == 1  # not empty now
     assert "is not empty" in capsys.readouterr().err
+
+
+def test_an_embedded_claim_from_an_export_made_before_schema_version_9_comes_back_into_full_text(
+    extracting, memory, workspace
+):
+    # Before version 9 every claim was in recall's full-text index and an export named no :Searchable.
+    api = Api(extracting, workspace)
+    api.write(claim("maya", "adopted", "a greyhound called biscuit"))
+    memory.claim_embeddings.drain(workspace)
+
+    def without_searchable(raw: bytes) -> bytes:
+        record = json.loads(raw)
+        if "labels" in record:
+            record["labels"] = [lb for lb in record["labels"] if lb != "Searchable"]
+        return json.dumps(record).encode()
+
+    lines = export(memory, workspace).splitlines()
+    old = b"\n".join([lines[0], *map(without_searchable, lines[1:])])
+    assert b"Searchable" not in old
+    memory.purges.purge(workspace, None, by="test")  # ids are unique across the store
+    target = fresh()
+    memory.portability.import_(target, io.BytesIO(old + b"\n"))
+    [labels] = memory.graph.read(
+        lambda tx: tx.run("MATCH (c:Claim {workspace: $w}) RETURN labels(c) AS labels", w=target).value()
+    )
+    assert sorted(labels) == ["Claim", "Searchable"]
+    assert [
+        i["object"]
+        for i in Api(extracting, target)
+        .post("/v1/recall", json={"query": "greyhound", "arms": ["fulltext"]})
+        .json()["items"]
+    ] == ["a greyhound called biscuit"]

@@ -615,3 +615,25 @@ def test_a_past_read_asks_no_arm_again_when_the_index_gave_all_the_workspace_hol
     assert found["items"]
     assert not [name for name in asked if name.endswith("_vector")]
     assert "claims_pending_embedding" not in asked
+
+
+def test_a_claim_joins_the_full_text_index_with_its_embedding_and_recall_finds_it_as_soon_as_it_is_written(
+    api: Api, memory
+):
+    # Lucene's work on a claim is the background embedder's (schema version 9), not the write's commit;
+    # recall embeds its workspace's waiting claims first, so its full-text arm still reads its own writes.
+    def state(claim_id: str) -> tuple[bool, bool]:
+        row = memory.graph.read(
+            lambda tx: tx.run(
+                "MATCH (c:Claim {id: $id}) RETURN c:Searchable AS searchable, c.embedding IS NOT NULL AS embedded",
+                id=claim_id,
+            ).single()
+        )
+        return row["searchable"], row["embedded"]
+
+    [written] = api.write(claim("maya", "adopted", "a greyhound called zanzibar"))["claims"]
+    searchable, embedded = state(written["id"])
+    assert searchable == embedded  # in the full-text index exactly when the embedder has been by
+    [item] = recall(api, "zanzibar", arms=["fulltext"])["items"]
+    assert (item["object"], item["source"]) == ("a greyhound called zanzibar", "fulltext")
+    assert state(written["id"]) == (True, True)

@@ -4,6 +4,8 @@ and every query starts from an index."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from app.errors import SchemaMismatch
@@ -91,9 +93,9 @@ def test_a_vector_index_without_its_filter_property_is_remade_with_it(settings):
 
 def test_a_full_text_index_without_the_workspace_is_remade_with_it(settings):
     # A version 7 graph has recall_search over text and speaker only; applying version 8 remakes it.
-    def properties(graph: GraphClient) -> dict[str, tuple[str, ...]]:
+    def properties(graph: GraphClient) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         rows = graph.read_query("fulltext_index_properties", names=list(FULLTEXT_INDEXES))
-        return {row["name"]: tuple(row["properties"]) for row in rows}
+        return {row["name"]: (tuple(row["labels"]), tuple(row["properties"])) for row in rows}
 
     with GraphClient(settings) as graph:
         _as_an_older_version_made_it(
@@ -102,9 +104,39 @@ def test_a_full_text_index_without_the_workspace_is_remade_with_it(settings):
             "CREATE FULLTEXT INDEX recall_search FOR (n:Turn|Passage|Claim) ON EACH [n.text, n.speaker] "
             "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
         )
-        assert properties(graph)["recall_search"] == ("text", "speaker")
+        assert properties(graph)["recall_search"] == (("Turn", "Passage", "Claim"), ("text", "speaker"))
         graph.apply_schema(MODEL, 384)
         assert properties(graph) == FULLTEXT_INDEXES
+
+
+def test_a_version_8_store_keeps_every_claim_in_recall_full_text_index(settings):
+    # Version 8's recall_search took claims by :Claim; version 9's by :Searchable, which the embedder gives.
+    # Applying version 9 labels every claim the old index held, then makes the index again.
+    workspace = f"v8-{uuid.uuid4().hex[:8]}"
+
+    def search(graph: GraphClient) -> list[str]:
+        query = "CALL db.index.fulltext.queryNodes('recall_search', $q) YIELD node RETURN node.id AS id"
+        return graph.read(lambda tx: tx.run(query, q=f'+workspace:"{workspace}"^0 +text:quokka').value())
+
+    with GraphClient(settings) as graph:
+        _as_an_older_version_made_it(
+            graph,
+            "recall_search",
+            "CREATE FULLTEXT INDEX recall_search FOR (n:Turn|Passage|Claim) ON EACH [n.text, n.speaker, n.workspace] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+        )
+        graph.write(
+            lambda tx: tx.run(
+                "UNWIND range(1, 3) AS i CREATE (:Claim {id: $w + '-' + i, workspace: $w, text: 'a quokka ' + i})",
+                w=workspace,
+            ).consume()
+        )
+        graph.write(lambda tx: tx.run("CALL db.awaitIndexes(60)").consume())
+        assert len(search(graph)) == 3
+        graph.apply_schema(MODEL, 384)
+        assert sorted(search(graph)) == [f"{workspace}-{i}" for i in (1, 2, 3)]
+        labels = graph.read(lambda tx: tx.run("MATCH (c:Claim {workspace: $w}) RETURN labels(c)", w=workspace).value())
+        assert all(sorted(lb) == ["Claim", "Searchable"] for lb in labels)
 
 
 # Queries whose job is to visit every node of a label; all others must start from an index.
@@ -114,6 +146,7 @@ SCANS_ON_PURPOSE = {
     "claims_queue_all_for_embedding": "`donto reembed` re-queues every claim, a page at a time",
     "claims_pending_workspaces": "the :PendingEmbedding label is the queue itself",
     "schema_understands_migrate": "schema version 6's migration looks at every understanding",
+    "schema_searchable_migrate": "schema version 9's migration labels every claim, a page at a time",
     "bench_ingest_floor_clear": "bench ingest deletes its floor's scaffolding nodes, all of them",
     "bench_vector_filter_exact": "bench vector-filter makes the range index it uses on its own servers only",
 }

@@ -21,7 +21,7 @@ def test_health_needs_no_key(client):
     assert body == {
         "status": "ok",
         "neo4j": "reachable",
-        "schema_version": 8,
+        "schema_version": 9,
         "embedding_model": "e5-small-v2",
         "model": {
             "name": "e5-small-v2",

@@ -59,12 +59,13 @@ VECTOR_INDEXES: dict[str, tuple[str, ...]] = {
     "perspective_embedding": ("workspace", "model"),
     "subject_embedding": ("workspace",),
 }
-# donto's full-text indexes and the properties each covers (schema version 8): the last is the nodes'
-# workspace, which every full-text query requires, so that Lucene ranks one workspace's documents.
-FULLTEXT_INDEXES: dict[str, tuple[str, ...]] = {
-    "recall_search": ("text", "speaker", "workspace"),
-    "session_text": ("text", "workspace"),
-    "memory_text": ("text", "summary", "workspace"),
+# donto's full-text indexes, the labels and the properties each covers. The last property is the nodes'
+# workspace (schema version 8), which every full-text query requires, so that Lucene ranks one
+# workspace's documents; recall_search takes claims by :Searchable (version 9), which the embedder gives.
+FULLTEXT_INDEXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "recall_search": (("Turn", "Passage", "Searchable"), ("text", "speaker", "workspace")),
+    "session_text": (("Session",), ("text", "workspace")),
+    "memory_text": (("Observation", "Understanding"), ("text", "summary", "workspace")),
 }
 SUPPORTED_NEO4J = 2026  # the one supported line: 2026.x (Cypher 25, vector indexes with filter properties)
 
@@ -267,11 +268,20 @@ class GraphClient:
             if not set(VECTOR_INDEXES[row["name"]]) <= set(row["properties"]):
                 log.warning("vector index %s is rebuilt with its filter properties (schema version 7)", row["name"])
                 self.write_query("index_drop", name=row["name"])
-        # Version 8, the same for the full-text indexes: one made before it lacks `workspace`.
-        for row in self.read_query("fulltext_index_properties", names=list(FULLTEXT_INDEXES)):
-            if tuple(row["properties"]) != FULLTEXT_INDEXES[row["name"]]:
-                log.warning("full-text index %s is rebuilt with the workspace (schema version 8)", row["name"])
+        # Versions 8 and 9, the same for the full-text indexes: one made before lacks `workspace`, or
+        # (recall_search) takes claims by :Claim rather than :Searchable.
+        fulltext = self.read_query("fulltext_index_properties", names=list(FULLTEXT_INDEXES))
+        for row in fulltext:
+            labels, properties = FULLTEXT_INDEXES[row["name"]]
+            if set(row["labels"]) != set(labels) or tuple(row["properties"]) != properties:
+                log.warning("full-text index %s is rebuilt as schema version 9 makes it", row["name"])
                 self.write_query("index_drop", name=row["name"])
+        if not any(row["name"] == "recall_search" and "Searchable" in row["labels"] for row in fulltext):
+            # Version 9's migration, before the index is made: every claim the old one held keeps its
+            # place (a page per transaction; run again while the index is missing, so a cut-off start ends it).
+            after: str | None = ""
+            while after is not None:
+                after = self.write_query("schema_searchable_migrate", after=after, batch=MIGRATION_BATCH)[0]["last"]
         for statement in statements:
             # One managed transaction each, so the driver retries a deadlock: an API and a `donto
             # worker` started together both apply the schema (found starting two processes at once).

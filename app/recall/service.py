@@ -29,6 +29,7 @@ from app.temporal.scope import TimeScope
 from app.walk.service import POTENTIALLY_STALE, UNVERIFIED, WalkService
 
 DRAIN_BEFORE_RECALL = 2048  # claims a recall embeds itself before searching
+CLAIM_ARMS = ("claim_vector", "fulltext")  # the arms that find claims once the embedder has been by
 
 
 @dataclass(frozen=True)
@@ -94,11 +95,17 @@ class RecallService:
         vector = self.encoder.encode_query(request.query) if any(arm.uses_vector for arm in arms) else None
         question, scope = request.query, request.scope
         found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
-        # Read our own writes: claims not embedded yet are embedded now, and the claim arm asked again.
-        holds_claims = "claim_vector" in names and found.holds["claims"] and "claim_vector" not in found.unavailable
-        if holds_claims and self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL):
-            again = run_arms(self.graph, [ARMS["claim_vector"]], workspace, question, vector, per_arm, scope)
-            found.rows[names.index("claim_vector")] = again.rows[0]
+        # Read our own writes: claims the embedder has not reached yet are in neither the claim vector
+        # index nor the full-text one (:Searchable); they are embedded now, and those arms asked again.
+        finding_claims = [name for name in CLAIM_ARMS if name in names and name not in found.unavailable]
+        if (
+            finding_claims
+            and found.holds["claims"]
+            and self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)
+        ):
+            again = run_arms(self.graph, [ARMS[n] for n in finding_claims], workspace, question, vector, per_arm, scope)
+            for name, rows in zip(finding_claims, again.rows):
+                found.rows[names.index(name)] = rows
         candidates: fusion.Candidates = {}
         for name, rows in zip(names, found.rows):  # fused in recipe order, so ties break the same way every time
             fusion.fuse(candidates, name, recipe.weights[name], rows, recipe)

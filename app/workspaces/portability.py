@@ -60,7 +60,8 @@ LABELS = (
     *("JobPass", "JobLane", "Subject", "MergedSubject", "Observation", "Understanding", "Perspective"),
     *("PerspectiveVector", "MemorySession", "UtilitySignal", "MemoryEvent"),
 )
-EXTRA_LABELS = frozenset({"PendingEmbedding"})
+# Beside a node's own label: a claim waiting for its embedding, and one in recall's full-text index.
+EXTRA_LABELS = frozenset({"PendingEmbedding", "Searchable"})
 # Nodes whose reference in the file is their id (unique across the store; a merged subject keeps
 # its subject's id).
 ID_LABELS = frozenset(
@@ -508,7 +509,12 @@ def _node_row(workspace: str, record: dict[str, Any]) -> dict[str, Any]:
     plain, temporal = _split(record["properties"])
     label = next(lb for lb in record["labels"] if lb in LABELS)
     plain[_workspace_key(label)] = workspace
-    return {"labels": record["labels"], "properties": plain, "temporal": temporal}
+    labels = record["labels"]
+    if label == "Claim" and "PendingEmbedding" not in labels and "Searchable" not in labels:
+        # An embedded claim is in recall's full-text index; an export made before schema version 9
+        # did not name that label, as every claim was in the index then.
+        labels = [*labels, "Searchable"]
+    return {"labels": labels, "properties": plain, "temporal": temporal}
 
 
 def _relationship_row(record: dict[str, Any], element_ids: dict[str, str]) -> dict[str, Any]:

@@ -96,11 +96,16 @@ def test_every_vector_index_carries_the_filter_properties_the_client_expects():
     assert all(properties[0] == "workspace" for properties in made.values())  # every search is of one workspace
 
 
-def test_every_full_text_index_covers_the_workspace_the_client_expects():
-    # apply_schema drops a full-text index whose properties differ from FULLTEXT_INDEXES'; every full-text
-    # query requires the workspace inside Lucene (+workspace:"..."), so each index must cover it.
+def test_every_full_text_index_covers_the_labels_and_workspace_the_client_expects():
+    # apply_schema drops a full-text index whose labels or properties differ from FULLTEXT_INDEXES'; every
+    # full-text query requires the workspace inside Lucene (+workspace:"..."), so each index must cover it.
     made = indexes_made(r"CREATE FULLTEXT INDEX (\w+) .* ON EACH \[([^\]]*)\]")
-    assert made == FULLTEXT_INDEXES
+    labels = {
+        found[1]: tuple(found[2].split("|"))
+        for statement in schema_statements(schema_text())
+        if (found := re.match(r"CREATE FULLTEXT INDEX (\w+) IF NOT EXISTS FOR \(\w+:([\w|]+)\)", statement))
+    }
+    assert {name: (labels[name], properties) for name, properties in made.items()} == FULLTEXT_INDEXES
     assert all(properties[-1] == "workspace" for properties in made.values())
     library = QueryLibrary()
     for name in library.names():
