@@ -3,12 +3,15 @@ the suite's single server, which answers routing requests with itself as the wri
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from neo4j.exceptions import ClientError
+from neo4j import Result
+from neo4j.exceptions import ClientError, SessionExpired
 
+from app.graph.client import RETRY_DELAY_S
 from app.settings import Settings
 from support import Api, claim
 
@@ -57,3 +60,34 @@ def test_a_write_inside_a_read_transaction_is_refused_as_a_cluster_reader_would(
     graph = routed.app.state.memory.graph
     with pytest.raises(ClientError):
         graph.read(lambda tx: tx.run("CREATE (:RoutingProbe) RETURN 1").consume())
+
+
+def test_a_one_statement_read_that_writes_is_refused_as_a_cluster_reader_would(routed: TestClient):
+    # read_query, read_list and read_lists run one auto-commit statement in a read session: routed to
+    # a secondary like a read transaction, so a write there must fail here too.
+    graph = routed.app.state.memory.graph
+    with pytest.raises(ClientError):
+        graph._read_statement("CREATE (:RoutingProbe) RETURN 1 AS one", {}, "probe", lambda result: result.single())
+    assert graph.read_query("server_version")[0]["version"]
+
+
+def test_a_one_statement_read_is_retried_after_a_retryable_error_and_answers(routed: TestClient):
+    graph = routed.app.state.memory.graph
+    attempts = []
+
+    def answer(result: Result) -> int:
+        attempts.append(1)
+        if len(attempts) == 1:  # a leader switch or a lost connection, as the driver reports it
+            raise SessionExpired("the member this read was routed to left the cluster")
+        return result.single(strict=True)["one"]
+
+    assert graph._read_statement("RETURN 1 AS one", {}, "probe", answer) == 1
+    assert len(attempts) == 2
+
+
+def test_a_one_statement_read_is_not_retried_after_an_error_that_would_come_again(routed: TestClient):
+    graph = routed.app.state.memory.graph
+    started = time.monotonic()
+    with pytest.raises(ClientError):
+        graph._read_statement("RETURN 1 +", {}, "probe", lambda result: result.single())
+    assert time.monotonic() - started < RETRY_DELAY_S  # no retry waited for
