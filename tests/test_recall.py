@@ -637,3 +637,39 @@ def test_a_claim_joins_the_full_text_index_with_its_embedding_and_recall_finds_i
     [item] = recall(api, "zanzibar", arms=["fulltext"])["items"]
     assert (item["object"], item["source"]) == ("a greyhound called zanzibar", "fulltext")
     assert state(written["id"]) == (True, True)
+
+
+def test_an_as_of_recall_joins_no_neighbour_recorded_after_its_known_at(api: Api):
+    # A turn appended later is linked to the one before it (NEXT); a recall as of before the append
+    # must not hand it back as that turn's neighbour.
+    then = episode(api, "lake", [("Ann", "I finally bought a kayak for the lake.")])["recorded_at"]
+    episode(api, "lake", [("Bob", "Congratulations, that is wonderful news!")], first=1)
+    ask = {"k": 5, "arms": ["fulltext", "neighbours"], "include_provenance": True}
+    assert turn_ids(recall(api, "kayak", **ask)) == ["lake-0", "lake-1"]  # now the neighbour joins
+    assert turn_ids(recall(api, "kayak", known_at=then, **ask)) == ["lake-0"]
+
+
+def test_an_as_of_recall_joins_no_neighbour_said_after_its_valid_at(api: Api):
+    api.post(
+        "/v1/episodes",
+        json={
+            "session": {"external_id": "trip", "started_at": "2024-05-01T10:00:00Z"},
+            "turns": [
+                {
+                    "external_id": "trip-0",
+                    "speaker": "Ann",
+                    "text": "I finally bought a kayak for the lake.",
+                    "occurred_at": "2024-05-01T10:00:00Z",
+                },
+                {
+                    "external_id": "trip-1",
+                    "speaker": "Bob",
+                    "text": "Congratulations, that is wonderful news!",
+                    "occurred_at": "2024-06-01T10:00:00Z",
+                },
+            ],
+        },
+    ).raise_for_status()
+    ask = {"k": 5, "arms": ["fulltext", "neighbours"], "include_provenance": True}
+    assert turn_ids(recall(api, "kayak", **ask)) == ["trip-0", "trip-1"]
+    assert turn_ids(recall(api, "kayak", valid_at="2024-05-15", **ask)) == ["trip-0"]

@@ -114,7 +114,8 @@ class RecallService:
         ranking = fusion.ranked(candidates.values())
         pool = request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)
         # Fusion weighs a pool of turns by where they sit; only the chosen few are read in full.
-        places = self._by_id(workspace, "recall_turn_places", [c.id for c in ranking if c.kind == "turn"][:pool])
+        pool_ids = [c.id for c in ranking if c.kind == "turn"][:pool]
+        places = self._by_id(workspace, "recall_turn_places", pool_ids, **scope.params())
         if sessions:
             ranking = fusion.credit_sessions(ranking, places, sessions)
         if recipe.speaker_boost != 1.0:
@@ -147,11 +148,11 @@ class RecallService:
             items = trim_to_tokens(items, request.max_tokens)
         return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable)
 
-    def _by_id(self, workspace: str, query: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def _by_id(self, workspace: str, query: str, ids: Sequence[str], **params: Any) -> dict[str, dict[str, Any]]:
         """The rows of `query` (recall_turns, recall_turn_places, recall_claims) for `ids`, by id."""
         if not ids:
             return {}
-        return {r["id"]: r for r in self.graph.read_list(query, workspace=workspace, ids=list(ids))}
+        return {r["id"]: r for r in self.graph.read_list(query, workspace=workspace, ids=list(ids), **params)}
 
     def _attach_status(
         self, workspace: str, chosen: list[Candidate], items: list[RecallItem], scope: TimeScope
