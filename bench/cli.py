@@ -15,6 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     ingest = kinds.add_parser("ingest", help="write claims through REST, time as-of lookups")
     ingest.add_argument("--claims", type=int, default=100_000)
     ingest.add_argument("--batch", type=int, default=1000)
+    ingest.add_argument("--warmup", type=int, default=0, help="claims written first to another workspace, untimed")
     ingest.add_argument("--lookups", type=int, default=2000)
     ingest.add_argument("--seed", type=int, default=7)
 
