@@ -673,3 +673,32 @@ def test_an_as_of_recall_joins_no_neighbour_said_after_its_valid_at(api: Api):
     ask = {"k": 5, "arms": ["fulltext", "neighbours"], "include_provenance": True}
     assert turn_ids(recall(api, "kayak", **ask)) == ["trip-0", "trip-1"]
     assert turn_ids(recall(api, "kayak", valid_at="2024-05-15", **ask)) == ["trip-0"]
+
+
+def _searches(plan) -> int:
+    """Database hits of the plan's vector-index searches (the operators that walk the index)."""
+    kind = plan["operatorType"]
+    own = plan.get("dbHits", 0) if "Vector" in kind or "Search" in kind else 0
+    return own + sum(_searches(child) for child in plan.get("children", []))
+
+
+def test_a_vector_arm_leaves_its_index_alone_where_the_workspace_holds_none_of_its_kind(
+    api: Api, remembered, memory, workspace
+):
+    # A filtered search of an index holding none of the workspace's vectors still walks the index
+    # (about 2 ms of each recall of a workspace without claims): the arm asks only where there is any.
+    other = f"{workspace}-claims"
+    Api(api.client, other).write(claim("ann", "likes", "bees"))
+    memory.claim_embeddings.drain(other)
+    scope, vector = TimeScope.now(), memory.encoder.encode_query("who likes bees?")
+    profiled = {}
+    for arm in ("claim_vector", "turn_vector", "passage_vector", "exchange_vector"):
+        query = memory.graph.queries[ARMS[arm].query]
+        for ws in (workspace, other):
+            params = {"workspace": ws, **scope.params(), **arm_params(ARMS[arm], "bees", vector, 20, scope)}
+            summary = memory.graph.read(lambda tx: tx.run("PROFILE " + query.text, params).consume())  # noqa: B023
+            profiled[arm, ws] = _searches(summary.profile)
+    # Each arm searched where its kind is, and only there.
+    assert profiled["claim_vector", other] > 0 and profiled["claim_vector", workspace] == 0
+    for arm in ("turn_vector", "passage_vector", "exchange_vector"):
+        assert profiled[arm, workspace] > 0 and profiled[arm, other] == 0, arm

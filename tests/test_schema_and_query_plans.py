@@ -164,7 +164,8 @@ def _operators(plan) -> list[str]:
     return [plan["operatorType"].split("@")[0]] + [op for child in plan.get("children", []) for op in _operators(child)]
 
 
-def test_every_query_starts_from_an_index_not_a_label_scan(settings, workspace):
+def test_every_query_starts_from_an_index_not_a_label_scan(settings, workspace, memory):
+    # `memory`: its schema, vector indexes included (made for the model's dimension), is what is planned on.
     library = QueryLibrary()
     scanning = {}
     with GraphClient(settings) as graph:
