@@ -14,7 +14,7 @@ from types import FrameType
 
 from pydantic import SecretStr
 
-from app.settings import Settings, load_settings
+from app.settings import ConfigurationError, Settings, load_settings
 
 ADMIN_KEY_FILE = Path(".donto/api-key")
 
@@ -96,7 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     purge.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     args = parser.parse_args(argv)
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except ConfigurationError as exc:
+        print(f"donto: {exc}", file=sys.stderr)
+        return 2
     try:
         return COMMANDS[args.command](settings, args)
     except KeyboardInterrupt:

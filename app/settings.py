@@ -15,12 +15,13 @@ Groups and their variables:
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from app import __version__
 
@@ -114,8 +115,8 @@ class EmbeddingSettings(BaseSettings):
 
     # A model `donto models fetch` put in models_dir (by its catalogue name), a package that ships
     # weights, a hub name, or a path. e5-small-v2 was chosen by `bench locomo` (README "Embedding models").
-    model: str = "e5-small-v2"
-    batch_size: int = 64
+    model: str = Field(default="e5-small-v2", min_length=1)  # "" would name the working directory, a path
+    batch_size: int = Field(default=64, ge=1)
     # None: the model's own prompts (config_sentence_transformers.json), else none; "": none at all.
     query_prompt: str | None = None
     document_prompt: str | None = None
@@ -209,5 +210,26 @@ class Settings(BaseModel):
         )
 
 
+class ConfigurationError(ValueError):
+    """An environment variable donto cannot use, by name: `donto` prints it instead of a traceback."""
+
+
 def load_settings() -> Settings:
-    return Settings()
+    """The settings from the environment, group by group, so that a value donto cannot use is
+    reported by its variable's name (DONTO_RECALL_RERANK_DEPTH: ...), never echoed (it may be a secret)."""
+    groups: dict[str, BaseSettings] = {}
+    for name, field in Settings.model_fields.items():
+        group = field.default_factory
+        assert isinstance(group, type) and issubclass(group, BaseSettings)
+        prefix = str(group.model_config.get("env_prefix", "")).upper()
+        try:
+            groups[name] = group()
+        except ValidationError as exc:
+            raise ConfigurationError(
+                "; ".join(f"{prefix}{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+            ) from None
+        except SettingsError as exc:  # a value that must be JSON (DONTO_RECALL_ARM_WEIGHTS) and is not
+            named = re.search(r'field "([^"]+)"', str(exc))
+            variable = prefix + (named.group(1).upper() if named else "?")
+            raise ConfigurationError(f"{variable}: not valid JSON") from None
+    return Settings.model_validate(groups)

@@ -59,6 +59,8 @@ def locate_model(name: str, models_dir: str | None = None) -> tuple[str, Source]
     else a name for the local Hugging Face cache."""
     if Path(name).exists():
         return str(Path(name).resolve()), "path"
+    if name.startswith(("/", "./", "../", "~")):  # no hub name starts so: a path, and a wrong one
+        raise ModelNotLoaded(f"{name}: no such folder (the model is named by a path, and nothing is there)")
     fetched = Path(models_dir).expanduser() / name if models_dir and "/" not in name else None
     if fetched is not None and fetched.is_dir():
         return str(fetched.resolve()), "fetched"
@@ -68,6 +70,24 @@ def locate_model(name: str, models_dir: str | None = None) -> tuple[str, Source]
         return name, "cache"
     get_path = getattr(module, "get_model_path", None)
     return (str(get_path()), "package") if callable(get_path) else (name, "cache")
+
+
+def check_device(device: str) -> None:
+    """DONTO_EMBEDDING_DEVICE names a device torch knows and has here; else a message that says so
+    (the library's own error blamed the model's folder)."""
+    import torch
+
+    try:
+        kind = torch.device(device).type
+    except (RuntimeError, ValueError) as exc:
+        raise ModelNotLoaded(f"DONTO_EMBEDDING_DEVICE={device!r} is not a device torch knows: {exc}") from None
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise ModelNotLoaded(
+            f"DONTO_EMBEDDING_DEVICE={device!r}, but torch sees no CUDA device here (a CPU-only build of torch, "
+            "or no GPU): set it to cpu, or install a CUDA build of torch"
+        )
+    if kind == "mps" and not torch.backends.mps.is_available():
+        raise ModelNotLoaded(f"DONTO_EMBEDDING_DEVICE={device!r}, but torch sees no Apple GPU (MPS) here")
 
 
 def resolve_prompt(configured: str | None, model_prompts: Mapping[str, str], names: Sequence[str]) -> str | None:
@@ -205,6 +225,7 @@ class Encoder:
         with self._load_lock:
             if "model" in self.__dict__:  # another thread loaded it while this one waited
                 return self.__dict__["model"]
+            check_device(self.device)
             path, source = self.locate()
             if source == "cache" and self.name in CATALOGUE:
                 raise ModelNotFetched(

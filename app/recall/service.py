@@ -10,6 +10,7 @@ steps in order and fetches what they need."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -55,8 +56,8 @@ def check_arm_weights(weights: Mapping[str, float]) -> dict[str, float]:
     for name, weight in weights.items():
         if name not in ARMS:
             raise InvalidInput(f"unknown arm; arms are {', '.join(ARMS)}", field=f"arm_weights.{name}")
-        if weight < 0:
-            raise InvalidInput("an arm's weight is zero or more", field=f"arm_weights.{name}")
+        if not math.isfinite(weight) or weight < 0:  # 1e400 reads as infinity, which ties every hit
+            raise InvalidInput("an arm's weight is a finite number, zero or more", field=f"arm_weights.{name}")
     return dict(weights)
 
 

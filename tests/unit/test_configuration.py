@@ -1,0 +1,72 @@
+"""A setting donto cannot use is named by its environment variable, in one line, before anything runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.cli import main
+from app.embedding.encoder import Encoder, check_device, locate_model
+from app.embedding.fetch import ModelNotLoaded
+from app.errors import InvalidInput
+from app.recall.service import check_arm_weights
+from app.settings import ConfigurationError, EmbeddingSettings, load_settings
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("DONTO_RECALL_RERANK_DEPTH", "0", "DONTO_RECALL_RERANK_DEPTH: Input should be greater than or equal to 1"),
+        ("DONTO_RECALL_ARM_WEIGHTS", "{fulltext: 0.5", "DONTO_RECALL_ARM_WEIGHTS: not valid JSON"),
+        ("DONTO_RECALL_ARM_WEIGHTS", "[1, 2]", "DONTO_RECALL_ARM_WEIGHTS: Input should be a valid dictionary"),
+        ("DONTO_EMBEDDING_MODEL", "", "DONTO_EMBEDDING_MODEL: String should have at least 1 character"),
+        ("DONTO_EMBEDDING_BATCH_SIZE", "0", "DONTO_EMBEDDING_BATCH_SIZE: Input should be greater than or equal to 1"),
+        ("DONTO_PORT", "eighty", "DONTO_PORT: Input should be a valid integer"),
+    ],
+)
+def test_a_setting_donto_cannot_use_is_named_by_its_variable(monkeypatch, variable, value, says):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError) as refused:
+        load_settings()
+    assert str(refused.value).startswith(says)
+
+
+def test_a_refused_setting_is_never_echoed(monkeypatch):
+    # The value may be a secret pasted into the wrong variable.
+    monkeypatch.setenv("DONTO_RATE_LIMIT_BURST", "sk-not-for-logs")
+    with pytest.raises(ConfigurationError) as refused:
+        load_settings()
+    assert "DONTO_RATE_LIMIT_BURST" in str(refused.value) and "sk-not-for-logs" not in str(refused.value)
+
+
+def test_the_command_line_prints_the_refused_setting_not_a_traceback(monkeypatch, capsys):
+    monkeypatch.setenv("DONTO_RECALL_RERANK_DEPTH", "0")
+    assert main(["models"]) == 2
+    assert capsys.readouterr().err.startswith("donto: DONTO_RECALL_RERANK_DEPTH: ")
+
+
+@pytest.mark.parametrize("weight", [float("inf"), float("nan"), -0.5])
+def test_an_arm_weight_is_a_finite_number_zero_or_more(weight):
+    with pytest.raises(InvalidInput) as refused:
+        check_arm_weights({"fulltext": weight})
+    assert refused.value.field == "arm_weights.fulltext"
+    assert check_arm_weights({"fulltext": 0.0, "turn_vector": 2.5}) == {"fulltext": 0.0, "turn_vector": 2.5}
+
+
+def test_a_model_named_by_a_path_that_does_not_exist_says_so(tmp_path):
+    for name in (str(tmp_path / "no-model-here"), "./no-model-here", "~/no-model-here"):
+        with pytest.raises(ModelNotLoaded, match="no such folder"):
+            locate_model(name)
+
+
+@pytest.mark.parametrize(("device", "says"), [("tpu", "is not a device torch knows"), ("cuda:0", "no CUDA device")])
+def test_a_device_torch_does_not_know_or_have_is_named(device, says):
+    pytest.importorskip("torch")
+    import torch
+
+    if device.startswith("cuda") and torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    with pytest.raises(ModelNotLoaded, match=f"DONTO_EMBEDDING_DEVICE='{device}'.*{says}"):
+        check_device(device)
+    with pytest.raises(ModelNotLoaded, match="DONTO_EMBEDDING_DEVICE"):
+        _ = Encoder(EmbeddingSettings(device=device)).model
+    check_device("cpu")
