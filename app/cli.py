@@ -19,6 +19,17 @@ from app.settings import ConfigurationError, Settings, load_settings
 ADMIN_KEY_FILE = Path(".donto/api-key")
 
 
+def workspace_name(value: str) -> str:
+    """--workspace, checked where it is read: a name no workspace can have is refused before anything runs."""
+    from app.auth.keys import check_workspace
+    from app.errors import InvalidInput
+
+    try:
+        return check_workspace(value)
+    except InvalidInput as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="donto", description="Graph-database-native memory for AI agents.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -43,20 +54,25 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("worker", help="drain the background job queues (claim embeddings) until stopped")
     # The key only from the environment (DONTO_MCP_KEY): a command line is visible to every local user.
     mcp = sub.add_parser("mcp", help="serve MCP on stdin/stdout for an agent, as the key in DONTO_MCP_KEY")
-    mcp.add_argument("--workspace", default=None, help="for the admin key (default: DONTO_MCP_WORKSPACE, else default)")
+    mcp.add_argument(
+        "--workspace",
+        type=workspace_name,
+        default=None,
+        help="for the admin key (default: DONTO_MCP_WORKSPACE, else default)",
+    )
 
     keys = sub.add_parser("keys", help="API keys bound to a workspace: create, list, revoke, rotate")
     key_actions = keys.add_subparsers(dest="action", required=True)
     create = key_actions.add_parser("create", help="print a new key for W (its id goes to stderr)")
-    create.add_argument("--workspace", required=True)
+    create.add_argument("--workspace", type=workspace_name, required=True)
     listing = key_actions.add_parser("list", help="every key (never the key itself) with its use")
-    listing.add_argument("--workspace", default=None)
+    listing.add_argument("--workspace", type=workspace_name, default=None)
     key_actions.add_parser("revoke", help="refuse the key from the next request on").add_argument("key_id")
     key_actions.add_parser("rotate", help="revoke the key and print a new one for its workspace").add_argument("key_id")
 
     memorize = sub.add_parser("memorize", help="keep text files as documents and queue their extraction")
     memorize.add_argument("files", nargs="+", type=Path)
-    memorize.add_argument("--workspace", default="default")
+    memorize.add_argument("--workspace", type=workspace_name, default="default")
     memorize.add_argument("--mode", choices=["single", "exhaustive", "deep"], default="single")
     memorize.add_argument("--passes", type=int, default=3)
     memorize.add_argument("--lens", action="append", default=[], dest="lenses")
@@ -68,14 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     jobs = sub.add_parser("jobs", help="list a workspace's jobs, newest first")
-    jobs.add_argument("--workspace", default="default")
+    jobs.add_argument("--workspace", type=workspace_name, default="default")
     jobs.add_argument("--state", choices=["queued", "running", "succeeded", "failed", "cancelled"])
     jobs.add_argument("--limit", type=int, default=20)
 
     export = sub.add_parser(
         "export", help="write a workspace's data: a JSON-lines backup (`donto import` restores it) or its claim graph"
     )
-    export.add_argument("--workspace", required=True)
+    export.add_argument("--workspace", type=workspace_name, required=True)
     export.add_argument("--out", default="-", help="the file to write (default -: stdout; csv: a folder)")
     export.add_argument(
         "--format",
@@ -88,10 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("--around", help="graph formats: only what lies near this entity key")
     export.add_argument("--hops", type=int, default=1, help="with --around: how many claims away (1-3, default 1)")
     restore = sub.add_parser("import", help="restore an export into an empty workspace")
-    restore.add_argument("--workspace", required=True)
+    restore.add_argument("--workspace", type=workspace_name, required=True)
     restore.add_argument("file", help="an export, or - for stdin")
     purge = sub.add_parser("purge", help="physically delete a workspace's data, or what it holds about one subject")
-    purge.add_argument("--workspace", required=True)
+    purge.add_argument("--workspace", type=workspace_name, required=True)
     purge.add_argument("--subject", help="only the claims about this entity key (as subject or entity object)")
     purge.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
@@ -263,15 +279,21 @@ def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
     import time
 
-    from app.auth.keys import check_workspace
+    from app.errors import InvalidInput
     from app.memorize.service import MemorizeRequest
     from app.memory import Memory
 
-    check_workspace(args.workspace)
+    texts = []  # every file read before anything is kept: a missing one leaves no half-done batch
+    for path in args.files:
+        try:
+            texts.append((path, path.read_text(encoding="utf-8")))
+        except OSError as exc:
+            raise InvalidInput(f"{path}: {exc.strerror or exc}", field="files") from None
+        except UnicodeDecodeError:
+            raise InvalidInput(f"{path}: not UTF-8 text", field="files") from None
     with Memory(settings).open(apply_schema=False) as memory:
         queued = []
-        for path in args.files:
-            text = path.read_text(encoding="utf-8")
+        for path, text in texts:
             outcome = memory.memorize.memorize(
                 args.workspace,
                 MemorizeRequest(

@@ -70,3 +70,23 @@ def test_a_device_torch_does_not_know_or_have_is_named(device, says):
     with pytest.raises(ModelNotLoaded, match="DONTO_EMBEDDING_DEVICE"):
         _ = Encoder(EmbeddingSettings(device=device)).model
     check_device("cpu")
+
+
+@pytest.mark.parametrize("command", [["jobs"], ["keys", "list"], ["export"], ["purge"], ["memorize", "notes.txt"]])
+def test_a_workspace_no_workspace_can_have_is_refused_before_anything_runs(command, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main([*command, "--workspace", "../../etc"])
+    assert stopped.value.code == 2
+    assert "argument --workspace: a workspace name is 1-64 letters" in capsys.readouterr().err
+
+
+def test_memorize_reads_every_file_before_it_keeps_any(tmp_path, capsys):
+    # Nothing opens Neo4j here: the missing file stops the command before the first is kept.
+    kept = tmp_path / "kept.txt"
+    kept.write_text("Ann moved to Lisbon.", encoding="utf-8")
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("caf\xe9".encode("latin-1"))
+    assert main(["memorize", str(kept), str(tmp_path / "missing.txt")]) == 1
+    assert capsys.readouterr().err == f"donto: {tmp_path / 'missing.txt'}: No such file or directory\n"
+    assert main(["memorize", str(kept), str(latin1)]) == 1
+    assert capsys.readouterr().err == f"donto: {latin1}: not UTF-8 text\n"
