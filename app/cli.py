@@ -4,6 +4,7 @@ worker, manage the local Neo4j, apply the schema, rebuild vectors, make keys."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
 import signal
@@ -127,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
 
         if isinstance(exc, (DontoError, LocalNeo4jError)):
             print(f"donto: {exc}", file=sys.stderr)
+            return 1
+        if isinstance(exc, OSError) and exc.strerror:  # a file to read or write: its name and what went wrong
+            print(f"donto: {exc.filename + ': ' if exc.filename else ''}{exc.strerror}", file=sys.stderr)
             return 1
         raise
 
@@ -287,8 +291,6 @@ def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
     for path in args.files:
         try:
             texts.append((path, path.read_text(encoding="utf-8")))
-        except OSError as exc:
-            raise InvalidInput(f"{path}: {exc.strerror or exc}", field="files") from None
         except UnicodeDecodeError:
             raise InvalidInput(f"{path}: not UTF-8 text", field="files") from None
     with Memory(settings).open(apply_schema=False) as memory:
@@ -445,13 +447,11 @@ def _export_graph(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
     from app.memory import Memory
 
-    # The schema is applied first: a fresh store needs its constraints and indexes before the data.
-    with Memory(settings).open() as memory:
-        if args.file == "-":
-            counts = memory.portability.import_(args.workspace, sys.stdin.buffer)
-        else:
-            with open(args.file, "rb") as source:
-                counts = memory.portability.import_(args.workspace, source)
+    # The file is opened first (a wrong name is told before Neo4j is reached); the schema is applied
+    # before the data: a fresh store needs its constraints and indexes.
+    source = contextlib.nullcontext(sys.stdin.buffer) if args.file == "-" else open(args.file, "rb")  # noqa: SIM115
+    with source as data, Memory(settings).open() as memory:
+        counts = memory.portability.import_(args.workspace, data)
     nodes, relationships = sum(counts.nodes.values()), sum(counts.relationships.values())
     print(f"imported into workspace {args.workspace}: {nodes} nodes, {relationships} relationships")
     return 0
