@@ -216,7 +216,9 @@ def test_a_revoked_key_still_presented_is_counted_as_rejected(client, memory, wo
 
 
 def test_cli_refuses_a_malformed_workspace_for_list(cli_env, capsys):
-    assert donto(["keys", "list", "--workspace", "a b"]) == 1
+    with pytest.raises(SystemExit) as refused:  # refused as the arguments are read, as argparse refuses any
+        donto(["keys", "list", "--workspace", "a b"])
+    assert refused.value.code == 2
     assert "workspace name" in capsys.readouterr().err
 
 
