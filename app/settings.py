@@ -19,13 +19,16 @@ import re
 import secrets
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from app import __version__
 
 APP_NAME = "donto"
+# bolt: one server; neo4j: routing (a cluster, Aura); +s verifies TLS, +ssc accepts a self-signed certificate.
+NEO4J_SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 APP_VERSION = __version__
 
 
@@ -38,6 +41,27 @@ class Neo4jSettings(BaseSettings):
     user: str = "neo4j"
     password: SecretStr = SecretStr("")
     database: str = "neo4j"
+
+    @field_validator("uri")
+    @classmethod
+    def _bolt_or_routing(cls, uri: str | None) -> str | None:
+        """What the driver can connect to, checked before it tries (an http:// URI made it import a
+        client it does not ship; a broken one raised from deep inside it). The URI may hold a
+        password, so only its scheme is ever named."""
+        if not uri:
+            return None
+        try:
+            parts = urlsplit(uri)
+            parts.port  # noqa: B018  (raises on a port that is not a number)
+        except ValueError:
+            raise ValueError("not a URI the driver can read (e.g. neo4j://host:7687)") from None
+        if parts.scheme not in NEO4J_SCHEMES:
+            raise ValueError(f"the scheme is one of {', '.join(NEO4J_SCHEMES)}, not {parts.scheme or 'none'!r}")
+        if not parts.hostname:
+            raise ValueError("names no host (e.g. neo4j://host:7687)")
+        if parts.username or parts.password:  # the driver refuses them, and its error repeats the URI
+            raise ValueError("holds a user or password: set them in NEO4J_USER and NEO4J_PASSWORD")
+        return uri
 
 
 class LocalNeo4jSettings(BaseSettings):
@@ -226,7 +250,10 @@ def load_settings() -> Settings:
             groups[name] = group()
         except ValidationError as exc:
             raise ConfigurationError(
-                "; ".join(f"{prefix}{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+                "; ".join(
+                    f"{prefix}{'_'.join(map(str, e['loc'])).upper()}: {e['msg'].removeprefix('Value error, ')}"
+                    for e in exc.errors()
+                )
             ) from None
         except SettingsError as exc:  # a value that must be JSON (DONTO_RECALL_ARM_WEIGHTS) and is not
             named = re.search(r'field "([^"]+)"', str(exc))

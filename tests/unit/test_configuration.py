@@ -96,3 +96,27 @@ def test_a_file_the_command_cannot_read_or_write_is_one_line_naming_it(tmp_path,
     missing = tmp_path / "missing.jsonl"
     assert main(["import", "--workspace", "restored", str(missing)]) == 1
     assert capsys.readouterr().err == f"donto: {missing}: No such file or directory\n"
+
+
+@pytest.mark.parametrize(
+    ("uri", "says"),
+    [
+        ("http://db.example:7474", "NEO4J_URI: the scheme is one of neo4j, neo4j+s, neo4j+ssc, bolt, bolt+s, bolt+ssc"),
+        ("bolt://[::1", "NEO4J_URI: not a URI the driver can read"),
+        ("bolt://db.example:port", "NEO4J_URI: not a URI the driver can read"),
+        ("neo4j+s://", "NEO4J_URI: names no host"),
+        ("neo4j+s://admin:hunter2@db.example", "NEO4J_URI: holds a user or password"),
+    ],
+)
+def test_a_neo4j_uri_the_driver_cannot_use_is_refused_without_repeating_it(monkeypatch, uri, says):
+    monkeypatch.setenv("NEO4J_URI", uri)
+    with pytest.raises(ConfigurationError) as refused:
+        load_settings()
+    assert str(refused.value).startswith(says)
+    assert "hunter2" not in str(refused.value) and "db.example" not in str(refused.value)
+
+
+@pytest.mark.parametrize("uri", ["neo4j://db.example:7687", "neo4j+s://abc.databases.neo4j.io", "bolt://[::1]:7687"])
+def test_routing_direct_and_tls_uris_are_taken(monkeypatch, uri):
+    monkeypatch.setenv("NEO4J_URI", uri)
+    assert load_settings().neo4j.uri == uri
