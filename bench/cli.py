@@ -8,6 +8,13 @@ import importlib
 from app.settings import load_settings
 
 
+def at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="donto's benchmarks: figures beside a floor.")
     kinds = parser.add_subparsers(dest="bench", required=True)
@@ -16,6 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     ingest.add_argument("--claims", type=int, default=100_000)
     ingest.add_argument("--batch", type=int, default=1000)
     ingest.add_argument("--warmup", type=int, default=0, help="claims written first to another workspace, untimed")
+    ingest.add_argument(
+        "--in-flight", type=at_least_one, default=1, help="batches posted at once by concurrent clients (1: in turn)"
+    )
     ingest.add_argument("--lookups", type=int, default=2000)
     ingest.add_argument("--seed", type=int, default=7)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import statistics
 import threading
@@ -27,6 +28,24 @@ def _cpu_times() -> tuple[int, int] | None:
         return None
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
     return sum(fields) - idle, sum(fields)
+
+
+class CpuMeter:
+    """CPU seconds spent while it runs: by this process (a bench's client and the API it serves, with
+    the API's workers) and by the whole machine; the rest is the other processes' (a local Neo4j's).
+    Read on an otherwise idle machine, it says which side a throughput is bound by. None off Linux."""
+
+    def __enter__(self) -> CpuMeter:
+        self._machine, self._process = _cpu_times(), time.process_time()
+        self.machine_s: float | None = None
+        self.process_s = 0.0
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.process_s = time.process_time() - self._process
+        after = _cpu_times()
+        if self._machine is not None and after is not None:
+            self.machine_s = (after[0] - self._machine[0]) / os.sysconf("SC_CLK_TCK")
 
 
 def settle(busy_below: float = 0.15, window_s: float = 5.0, max_wait_s: float = 1800.0) -> float:

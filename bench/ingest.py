@@ -3,7 +3,10 @@
 Prints claims/s for the writes beside a floor: after each REST batch, the same claims' fields
 written as bare unindexed nodes by one UNWIND CREATE through the driver (median per batch, and
 the ratio), and how long the API's claim embedder, which gives way to the writes, then takes to
-embed what is left. Then, measured interleaved in the same run, p50/p99 of
+embed what is left, and where the writes' CPU went (this process, which serves the API, against the
+rest of the machine, a local Neo4j's): per 1,000 claims, beside what the cores had. With --in-flight N,
+N clients post the batches at once and the floors are written after them all. Then, measured
+interleaved in the same run, p50/p99 of
 - the as-of listing through REST (GET /v1/claims?subject=&predicate=&valid_at=&known_at=),
 - the same as-of Cypher query through the driver (no HTTP),
 - a bare indexed node lookup (MATCH (c:Claim {id: $id})) through the driver,
@@ -13,15 +16,17 @@ and the ratio of the as-of query to the bare lookup.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 from app.graph.client import GraphClient
 from app.memory import Memory
 from app.settings import Settings
-from bench.common import bench_settings, served_api, summary_ms, timed
+from bench.common import CpuMeter, bench_settings, served_api, summary_ms, timed
 
 PREDICATES = [f"p{i:02d}" for i in range(20)]
 BASE = datetime(2020, 1, 1, tzinfo=UTC)
@@ -60,6 +65,22 @@ def pending_embeddings(graph: GraphClient) -> int:
     return sum(row["pending"] for row in graph.read_query("claims_pending_workspaces") if row["workspace"] == "bench")
 
 
+def cpu_line(meters: list[CpuMeter], claims: int, elapsed: float) -> str:
+    """Where the writes' CPU went, per 1,000 claims: which side bounds the throughput on this machine."""
+    per = 1000 / claims * 1000  # seconds per claim-total → ms per 1,000 claims
+    process = sum(m.process_s for m in meters) * per
+    machine = [m.machine_s for m in meters]
+    if any(m is None for m in machine):
+        return f"CPU per 1,000 claims: this process (client, API, its workers) {process:.0f} ms"
+    busy = sum(m for m in machine if m is not None) * per
+    cores = os.cpu_count() or 1
+    return (
+        f"CPU per 1,000 claims: this process (client, API, its workers) {process:.0f} ms, the rest of the machine "
+        f"(a local Neo4j) {busy - process:.0f} ms; {busy:.0f} ms busy of the {elapsed * per * cores:.0f} ms "
+        f"its {cores} cores had"
+    )
+
+
 def run(settings: Settings, args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     subjects = max(1, args.claims // 10)
@@ -75,36 +96,63 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             ).raise_for_status()
         if args.warmup:
             print(f"warm-up: {args.warmup:,} claims written to another workspace first, untimed")
-        ids: list[str] = []
-        recorded: list[str] = []
-        posts: list[float] = []
-        floors: list[float] = []  # the same batch as bare nodes through the driver, right after each post
-        for offset in range(0, args.claims, args.batch):
-            batch = [synthetic_claim(rng, subjects) for _ in range(min(args.batch, args.claims - offset))]
+        batches = [
+            [synthetic_claim(rng, subjects) for _ in range(min(args.batch, args.claims - offset))]
+            for offset in range(0, args.claims, args.batch)
+        ]
+
+        def post(batch: list[dict]) -> tuple[float, dict]:
             started = time.perf_counter()
             response = http.post("/v1/claims", json={"claims": batch})
             response.raise_for_status()
-            posts.append(time.perf_counter() - started)
-            body = response.json()
-            ids += [c["id"] for c in body["claims"]]
-            recorded.append(body["recorded_at"])
+            return time.perf_counter() - started, response.json()
+
+        def floor(batch: list[dict]) -> float:  # the same batch as bare nodes through the driver
             rows = [_floor_row(c) for c in batch]
-            floors.append(timed(lambda: graph.write_query("bench_ingest_floor", rows=rows)))
+            return timed(lambda: graph.write_query("bench_ingest_floor", rows=rows))
+
+        posts: list[float] = []
+        bodies: list[dict] = []
+        floors: list[float] = []
+        meters: list[CpuMeter] = []  # CPU spent while the batches were posted, not while the floor was written
+        if args.in_flight == 1:
+            for batch in batches:
+                with CpuMeter() as meter:
+                    took, body = post(batch)
+                meters.append(meter)
+                posts.append(took)
+                bodies.append(body)
+                floors.append(floor(batch))  # right after each post: both see the same store and machine
+            elapsed = sum(posts)
+        else:
+            # Writers of one workspace queue on its clock from their first statement to their commit, so
+            # what overlaps is each request's work outside its write transaction, in the API and in Neo4j.
+            with CpuMeter() as meter, ThreadPoolExecutor(args.in_flight) as pool:
+                started = time.perf_counter()
+                for took, body in pool.map(post, batches):
+                    posts.append(took)
+                    bodies.append(body)
+                elapsed = time.perf_counter() - started
+            meters.append(meter)
+            floors = [floor(batch) for batch in batches]
+        ids = [c["id"] for body in bodies for c in body["claims"]]
+        recorded = [body["recorded_at"] for body in bodies]
         backlog = pending_embeddings(graph)  # the API's embedder gives way to the writes, then catches up
         backlog_started = time.perf_counter()
         while graph.write_query("bench_ingest_floor_clear", limit=10_000)[0]["deleted"]:
             pass
-        elapsed = sum(posts)
-        per_batch, floor = args.batch / statistics.median(posts), args.batch / statistics.median(floors)
+        per_batch, floor_rate = args.batch / statistics.median(posts), args.batch / statistics.median(floors)
         print(
-            f"ingest: {args.claims} claims in batches of {args.batch}: {elapsed:.1f} s, "
+            f"ingest: {args.claims} claims in batches of {args.batch}, {args.in_flight} in flight: {elapsed:.1f} s, "
             f"{args.claims / elapsed:,.0f} claims/s (median batch {per_batch:,.0f} claims/s)"
         )
         print(f"batches: {summary_ms(posts)}; slowest {max(posts) * 1000:.0f} ms")
         print(
-            f"floor: the same batches as bare nodes by one UNWIND CREATE: median {floor:,.0f} nodes/s; "
-            f"ingest is {floor / per_batch:.2f}x the floor's time"
+            f"floor: the same batches as bare nodes by one UNWIND CREATE: median {floor_rate:,.0f} nodes/s; "
+            f"ingest is {floor_rate / per_batch:.2f}x the floor's time"
+            + (f" per batch, {floor_rate / (args.claims / elapsed):.2f}x overall" if args.in_flight > 1 else "")
         )
+        print(cpu_line(meters, args.claims, elapsed))
         while s.api.run_workers and pending_embeddings(graph):  # (DONTO_RUN_WORKERS=false: nobody embeds)
             time.sleep(0.2)
         caught_up = time.perf_counter() - backlog_started
