@@ -35,10 +35,14 @@ class CpuMeter:
     the API's workers) and by the whole machine; the rest is the other processes' (a local Neo4j's).
     Read on an otherwise idle machine, it says which side a throughput is bound by. None off Linux."""
 
+    def __init__(self) -> None:
+        self.process_s = 0.0
+        self.machine_s: float | None = None  # None until it has run, or off Linux
+        self._machine: tuple[int, int] | None = None
+        self._process = 0.0
+
     def __enter__(self) -> CpuMeter:
         self._machine, self._process = _cpu_times(), time.process_time()
-        self.machine_s: float | None = None
-        self.process_s = 0.0
         return self
 
     def __exit__(self, *exc: object) -> None:
