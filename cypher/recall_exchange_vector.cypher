@@ -4,7 +4,8 @@
 // keeps at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: one row, rows: a list of {turnId, score, searched}, best first
+// Returns: one row, rows: a list of {turnId, place, score, searched}, best first
+//          place: the found turn's {sessionExternalId, speaker}, by which fusion weighs it
 //          searched: how many nearest the index gave before the time scope (all $candidates
 //          asked for means it may hold more: recall then asks again for more, see widened)
 // Only where the workspace holds turns: a filtered search of an index that holds none of the
@@ -22,5 +23,5 @@ WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <
 WITH node, score, searched
 ORDER BY score DESC
 LIMIT $limit
-RETURN collect({turnId: node.id,
+RETURN collect({turnId: node.id, place: node {.sessionExternalId, .speaker},
                 score: score, searched: searched}) AS rows

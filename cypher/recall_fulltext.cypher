@@ -8,8 +8,8 @@
 // quote (donto's names are [A-Za-z0-9][A-Za-z0-9_.-]*).
 // Parameters: $workspace, $lucene (a Lucene query over the text: 'melanie OR paint'), $fulltext_candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: one row, rows: a list of {turnId (null for a claim), claimId (null for a turn or
-//          passage), turnIds, score}, best first
+// Returns: one row, rows: a list of {turnId (null for a claim), place (the turn's {sessionExternalId,
+//          speaker}; null for a claim), claimId (null for a turn or passage), turnIds, score}, best first
 CALL db.index.fulltext.queryNodes('recall_search',
   '+workspace:"' + $workspace + '"^0 +(text:(' + $lucene + ') OR speaker:(' + $lucene + '))',
   {limit: $fulltext_candidates}) YIELD node, score
@@ -23,6 +23,8 @@ WITH node, score
 ORDER BY score DESC
 LIMIT $limit
 RETURN collect({turnId: CASE WHEN node:Turn THEN node.id WHEN node:Passage THEN node.turnId END,
+                place: CASE WHEN node:Turn THEN node {.sessionExternalId, .speaker}
+                            WHEN node:Passage THEN head([(turn:Turn)-[:HAS_PASSAGE]->(node) | turn {.sessionExternalId, .speaker}]) END,
                 claimId: CASE WHEN node:Claim THEN node.id END,
                 turnIds: CASE WHEN node:Claim THEN [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id] ELSE [] END,
                 score: score}) AS rows

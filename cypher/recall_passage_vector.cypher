@@ -3,8 +3,9 @@
 // index (SEARCH, Cypher 25); of its $candidates nearest, the time scope keeps at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: one row, rows: a list of {turnId, passageId, dated (the passage resolved a time
+// Returns: one row, rows: a list of {turnId, place, passageId, dated (the passage resolved a time
 //          expression), score, searched}, best first
+//          place: the found turn's {sessionExternalId, speaker}, by which fusion weighs it
 //          searched: how many nearest the index gave before the time scope (all $candidates
 //          asked for means it may hold more: recall then asks again for more, see widened)
 // Only where the workspace holds turns: a filtered search of an index that holds none of the
@@ -23,6 +24,7 @@ WITH node, score, searched
 ORDER BY score DESC
 LIMIT $limit
 RETURN collect({turnId: node.turnId,
+                place: head([(turn:Turn)-[:HAS_PASSAGE]->(node) | turn {.sessionExternalId, .speaker}]),
                 passageId: node.id,
                 dated: node.dateResolved,
                 score: score, searched: searched}) AS rows

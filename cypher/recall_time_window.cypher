@@ -3,7 +3,8 @@
 // Parameters: $workspace, $vector (list of floats), $window_from, $window_to (datetimes, end
 //             exclusive), $date_from, $date_to (dates, inclusive), $limit (integer),
 //             $valid_at, $known_at (datetimes)
-// Returns: one row, rows: a list of {turnId, score}, best first
+// Returns: one row, rows: a list of {turnId, place, score}, best first
+//          place: the found turn's {sessionExternalId, speaker}, by which fusion weighs it
 CALL () {
   MATCH (t:Turn)
   WHERE t.workspace = $workspace AND t.occurredAt >= $window_from AND t.occurredAt < $window_to
@@ -16,8 +17,8 @@ CALL () {
 }
 WITH t
 WHERE t.txFrom <= $known_at AND (t.occurredAt IS NULL OR t.occurredAt <= $valid_at)
-WITH t.id AS turnId,
+WITH t.id AS turnId, t {.sessionExternalId, .speaker} AS place,
      vector.similarity.cosine(t.embedding, $vector) AS score
 ORDER BY score DESC
 LIMIT $limit
-RETURN collect({turnId: turnId, score: score}) AS rows
+RETURN collect({turnId: turnId, place: place, score: score}) AS rows

@@ -1,5 +1,6 @@
 // What recall hands back for the turns it chose: text, speaker, when it was said, its session and
-// its dated passages (where candidates sit among their neighbours is recall_turn_places).
+// its dated passages. Recall reads them with the neighbours in recall_turns_around; this reads the
+// few that one did not hold (those a reranker reorders).
 // Parameters: $workspace, $ids (list of turn ids)
 // Returns: one row, rows: a list of {id, externalId, sessionExternalId, speaker, text, occurredAt,
 //          dates (list of {phrase, tag} for passages that resolved a time expression)}

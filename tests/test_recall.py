@@ -218,6 +218,34 @@ def test_claims_are_recalled_and_promote_the_turns_they_cite(api: Api, remembere
     assert item["provenance"]["claim_ids"] == [pet] and item["provenance"]["status"] == "POTENTIALLY_STALE"
 
 
+def test_a_turn_found_only_through_a_claim_is_weighed_by_its_place_too(api: Api, remembered, memory):
+    # The arms say where the turns they find sit; a turn that only a claim's evidence cites is read.
+    turns = {t["external_id"]: t["id"] for t in remembered["first"]["turns"] + remembered["second"]["turns"]}
+    found_by_an_arm = [{"turnId": turns["D1:1"], "place": {"sessionExternalId": "s1", "speaker": "Caroline"}}]
+    cited_by_a_claim = [{"claimId": "c", "turnIds": [turns["D2:3"]]}]
+    places = memory.recall._places(api.workspace, [turns["D1:1"], turns["D2:3"]], [found_by_an_arm, cited_by_a_claim])
+    assert places == {
+        turns["D1:1"]: {"sessionExternalId": "s1", "speaker": "Caroline"},
+        turns["D2:3"]: {"id": turns["D2:3"], "sessionExternalId": "s2", "speaker": "Melanie"},
+    }
+
+
+def test_every_turn_arm_says_where_its_turns_sit(api: Api, remembered, memory):
+    scope = TimeScope.now()
+    vector = memory.encoder.encode_query("painting at the lake")
+    found = run_arms(
+        memory.graph,
+        [ARMS[n] for n in ("turn_vector", "passage_vector", "exchange_vector", "fulltext")],
+        api.workspace,
+        "painting at the lake",
+        vector,
+        5,
+        scope,
+    )
+    rows = [row for arm_rows in found.rows for row in arm_rows]
+    assert rows and all(row["place"]["sessionExternalId"] in {"s1", "s2"} and row["place"]["speaker"] for row in rows)
+
+
 def test_recall_never_crosses_workspaces(client, remembered, workspace):
     other = Api(client, workspace + "-other")
     assert other.post("/v1/recall", json={"query": "support group"}).json()["items"] == []

@@ -5,7 +5,8 @@ An arm's row names what it found: `turnId` (a turn or a passage of it), `turnIds
 promotes the turns its evidence cites; `claimId` names the claim), `sessionExternalId` (a whole
 session), or only `claimId` (a claim with no turn behind it); `dated` marks a passage whose date
 resolved. The later steps read each turn's place in the conversation from `turns`: a mapping of
-turn id to {sessionExternalId, speaker, previousId, nextId}."""
+turn id to {sessionExternalId, speaker} (the sessions' and speakers' steps) or {previousId, nextId}
+(the neighbours')."""
 
 from __future__ import annotations
 

@@ -114,21 +114,32 @@ class RecallService:
         sessions = {key[1]: candidates.pop(key) for key in [key for key in candidates if key[0] == "session"]}
         ranking = fusion.ranked(candidates.values())
         pool = request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)
-        # Fusion weighs a pool of turns by where they sit; only the chosen few are read in full.
+        # Fusion weighs a pool of turns by where they sit; the arms said so for the turns they found.
         pool_ids = [c.id for c in ranking if c.kind == "turn"][:pool]
-        places = self._by_id(workspace, "recall_turn_places", pool_ids, **scope.params())
+        places = self._places(workspace, pool_ids, found.rows)
         if sessions:
             ranking = fusion.credit_sessions(ranking, places, sessions)
         if recipe.speaker_boost != 1.0:
             ranking = fusion.boost_speakers(ranking, places, request.query, recipe)
         if recipe.session_share:
             ranking = fusion.weigh_sessions(ranking, places, recipe)
+        # One read for the strongest turns' neighbours and the details of every turn that can be chosen:
+        # neighbours only push the others down, so the chosen are among the best k before and the neighbours.
+        strongest = [c.id for c in ranking if c.kind == "turn"][: recipe.neighbours_of]
+        best = [c.id for c in ranking[: request.k] if c.kind == "turn"]
+        around = (
+            self.graph.read_query(
+                "recall_turns_around", workspace=workspace, strongest=strongest, ids=best, **scope.params()
+            )[0]
+            if strongest or best
+            else {"neighbours": [], "turns": []}
+        )
+        turns: dict[str, dict[str, Any]] = {t["id"]: t for t in around["turns"]}
         if recipe.neighbours_of:
-            ranking = fusion.add_neighbours(ranking, places, recipe, candidates)
-        turns: dict[str, dict[str, Any]] = {}
+            ranking = fusion.add_neighbours(ranking, {n["id"]: n for n in around["neighbours"]}, recipe, candidates)
         if self.reranker is not None and request.rerank:
-            top = [c.id for c in ranking[: self.reranker.depth] if c.kind == "turn"]
-            turns = self._by_id(workspace, "recall_turns", top)
+            top = [c.id for c in ranking[: self.reranker.depth] if c.kind == "turn" and c.id not in turns]
+            turns.update(self._by_id(workspace, "recall_turns", top))
             ranking = self.reranker.rerank(request.query, ranking, turns)
 
         chosen = ranking[: request.k]
@@ -148,6 +159,21 @@ class RecallService:
         if request.max_tokens is not None:
             items = trim_to_tokens(items, request.max_tokens)
         return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable)
+
+    def _places(
+        self, workspace: str, pool_ids: Sequence[str], rows: Sequence[Sequence[Mapping[str, Any]]]
+    ) -> dict[str, dict[str, Any]]:
+        """Each pool turn's session and speaker: from the arms' rows where one found the turn itself,
+        read for the rest (turns only a claim's evidence cites)."""
+        pool = set(pool_ids)
+        places: dict[str, dict[str, Any]] = {}
+        for arm_rows in rows:
+            for row in arm_rows:
+                turn_id, place = row.get("turnId"), row.get("place")
+                if place is not None and turn_id in pool and turn_id not in places:
+                    places[turn_id] = place
+        places.update(self._by_id(workspace, "recall_turn_places", [i for i in pool_ids if i not in places]))
+        return places
 
     def _by_id(self, workspace: str, query: str, ids: Sequence[str], **params: Any) -> dict[str, dict[str, Any]]:
         """The rows of `query` (recall_turns, recall_turn_places, recall_claims) for `ids`, by id."""

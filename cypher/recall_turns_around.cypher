@@ -1,0 +1,39 @@
+// Recall's last read, after fusion has weighed its turns: the turns just before and after the
+// strongest ones, and what recall hands back for the best turns and those neighbours (text, speaker,
+// when it was said, its session and its dated passages). One statement, so that the neighbours
+// cost no round trip of their own: the chosen are at most the best before the neighbours joined and
+// the neighbours themselves. A neighbour is named only if the recall's time scope holds it, as the
+// arms' hits are held: a turn appended after $known_at, or said after $valid_at, is not an as-of
+// read's neighbour.
+// Parameters: $workspace, $strongest (turn ids whose neighbours are asked), $ids (turn ids whose
+//             details are asked), $valid_at, $known_at (datetimes)
+// Returns: one row: neighbours, a list of {id, previousId, nextId} (one per strongest turn), and
+//          turns, a list of {id, externalId, sessionExternalId, speaker, text, occurredAt, dates
+//          (list of {phrase, tag} for passages that resolved a time expression)}, for $ids and the
+//          neighbours
+CALL () {
+  UNWIND $strongest AS turnId
+  MATCH (t:Turn {id: turnId})
+  WHERE t.workspace = $workspace
+  RETURN collect({id: t.id,
+                  previousId: head([(previous:Turn)-[:NEXT]->(t)
+                                    WHERE previous.txFrom <= $known_at
+                                      AND (previous.occurredAt IS NULL OR previous.occurredAt <= $valid_at) | previous.id]),
+                  nextId: head([(t)-[:NEXT]->(next:Turn)
+                                WHERE next.txFrom <= $known_at
+                                  AND (next.occurredAt IS NULL OR next.occurredAt <= $valid_at) | next.id])}) AS neighbours
+}
+CALL (neighbours) {
+  UNWIND $ids + [n IN neighbours | n.previousId] + [n IN neighbours | n.nextId] AS turnId
+  WITH DISTINCT turnId
+  MATCH (t:Turn {id: turnId})
+  WHERE t.workspace = $workspace
+  RETURN collect({id: t.id,
+                  externalId: t.externalId,
+                  sessionExternalId: t.sessionExternalId,
+                  speaker: t.speaker,
+                  text: t.text,
+                  occurredAt: t.occurredAt,
+                  dates: [(t)-[:HAS_PASSAGE]->(p:Passage) WHERE p.dateResolved | {phrase: p.datePhrase, tag: p.dateTag}]}) AS turns
+}
+RETURN neighbours, turns
