@@ -182,8 +182,12 @@ class Memory:
     # -- maintenance --------------------------------------------------------------------------
 
     def apply_schema(self) -> int:
-        """cypher/schema.cypher applied (idempotent); the schema version it recorded."""
-        return self.graph.apply_schema(self.encoder.name, self.encoder.dimensions)
+        """cypher/schema.cypher applied (idempotent), and documents registered before version 10 given
+        their passages; the schema version it recorded."""
+        version = self.graph.apply_schema(self.encoder.name, self.encoder.dimensions)
+        if migrated := self.documents.backfill_passages():
+            log.warning("%d documents registered before schema version 10 were given passages", migrated)
+        return version
 
     def reembed(self, report: Callable[[str], None] = print) -> dict[str, int]:
         """Every vector rebuilt for the configured embedding model (see app/embedding/reembed.py)."""

@@ -1,4 +1,4 @@
-// Which workspaces have claims waiting for their embedding, and how many: the background
+// Which workspaces have claims or document passages waiting for their embedding, and how many: the background
 // embedder takes one batch from each in turn, so one workspace's backlog never holds up another's.
 // Parameters: none
 // Returns: workspace, pending (count)

@@ -1,5 +1,7 @@
-// Recall arm: full-text (Lucene BM25) over turn, passage and claim texts; passages map to their
-// turn, claims to the turns their evidence cites. Same workspace and time filters as the others.
+// Recall arm: full-text (Lucene BM25) over turn, passage and claim texts; a turn's passages map to
+// their turn, a document's passages stand for themselves, claims map to the turns their evidence
+// cites. Same workspace and time filters as the others (a document revision a later one replaced
+// is not known after it was).
 // Lucene itself keeps to the workspace (+workspace:"…"^0, so BM25 is the text's alone): ranking every
 // workspace's documents and filtering after would let another tenant's many matches crowd this one's
 // out of $fulltext_candidates. The clause is a phrase of the name's words, so a workspace whose name holds this
@@ -8,8 +10,9 @@
 // quote (donto's names are [A-Za-z0-9][A-Za-z0-9_.-]*).
 // Parameters: $workspace, $lucene (a Lucene query over the text: 'melanie OR paint'), $fulltext_candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
-// Returns: one row, rows: a list of {turnId (null for a claim), place (the turn's {sessionExternalId,
-//          speaker}; null for a claim), claimId (null for a turn or passage), turnIds, score}, best first
+// Returns: one row, rows: a list of {turnId (a turn's, or the turn of a turn's passage), passageId (a
+//          document's passage), place (the turn's {sessionExternalId, speaker}, or the document
+//          passage's {documentId}; null for a claim), claimId (a claim's), turnIds, score}, best first
 CALL db.index.fulltext.queryNodes('recall_search',
   '+workspace:"' + $workspace + '"^0 +(text:(' + $lucene + ') OR speaker:(' + $lucene + '))',
   {limit: $fulltext_candidates}) YIELD node, score
@@ -23,7 +26,9 @@ WITH node, score
 ORDER BY score DESC
 LIMIT $limit
 RETURN collect({turnId: CASE WHEN node:Turn THEN node.id WHEN node:Passage THEN node.turnId END,
+                passageId: CASE WHEN node:Passage AND node.documentId IS NOT NULL THEN node.id END,
                 place: CASE WHEN node:Turn THEN node {.sessionExternalId, .speaker}
+                            WHEN node:Passage AND node.documentId IS NOT NULL THEN {documentId: node.documentId}
                             WHEN node:Passage THEN head([(turn:Turn)-[:HAS_PASSAGE]->(node) | turn {.sessionExternalId, .speaker}]) END,
                 claimId: CASE WHEN node:Claim THEN node.id END,
                 turnIds: CASE WHEN node:Claim THEN [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id] ELSE [] END,

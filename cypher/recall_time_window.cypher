@@ -1,24 +1,32 @@
 // Recall arm for questions that name a time ("in May 2023", "on 8 May"): turns said within the
-// window, or holding a passage whose resolved date overlaps it, ranked by cosine to the query.
+// window, or holding a passage whose resolved date overlaps it, and passages of registered documents
+// written within the window or whose resolved date overlaps it; ranked by cosine to the query.
 // Parameters: $workspace, $vector (list of floats), $window_from, $window_to (datetimes, end
 //             exclusive), $date_from, $date_to (dates, inclusive), $limit (integer),
 //             $valid_at, $known_at (datetimes)
-// Returns: one row, rows: a list of {turnId, place, score}, best first
-//          place: the found turn's {sessionExternalId, speaker}, by which fusion weighs it
+// Returns: one row, rows: a list of {turnId, place, score} (a turn) or {passageId, place, score} (a
+//          document's passage), best first
+//          place: where fusion weighs the hit: the turn's {sessionExternalId, speaker}, or {documentId}
 CALL () {
   MATCH (t:Turn)
   WHERE t.workspace = $workspace AND t.occurredAt >= $window_from AND t.occurredAt < $window_to
-  RETURN t
+  RETURN t AS node
   UNION
   MATCH (p:Passage)
   WHERE p.workspace = $workspace AND p.dateFrom <= $date_to AND p.dateTo >= $date_from AND p.dateResolved
-  MATCH (t:Turn {id: p.turnId})
-  RETURN t
+  OPTIONAL MATCH (t:Turn {id: p.turnId})
+  RETURN coalesce(t, p) AS node
+  UNION
+  MATCH (d:Document)
+  WHERE d.workspace = $workspace AND d.occurredAt >= $window_from AND d.occurredAt < $window_to
+  MATCH (d)-[:HAS_PASSAGE]->(p:Passage)
+  RETURN p AS node
 }
-WITH t
-WHERE t.txFrom <= $known_at AND (t.occurredAt IS NULL OR t.occurredAt <= $valid_at)
-WITH t.id AS turnId, t {.sessionExternalId, .speaker} AS place,
-     vector.similarity.cosine(t.embedding, $vector) AS score
+WITH node
+WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
+  AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at) AND node.embedding IS NOT NULL
+WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC
 LIMIT $limit
-RETURN collect({turnId: turnId, place: place, score: score}) AS rows
+RETURN collect(CASE WHEN node:Turn THEN {turnId: node.id, place: node {.sessionExternalId, .speaker}, score: score}
+                    ELSE {passageId: node.id, place: {documentId: node.documentId}, score: score} END) AS rows

@@ -1,5 +1,5 @@
 // donto's schema: constraints and indexes, applied idempotently on start (`donto schema apply`).
-// schema-version: 9
+// schema-version: 10
 // Every statement is IF [NOT] EXISTS or MERGE, so applying twice changes nothing.
 // Version 2 added the session and speaker-aware full-text indexes: a graph written under version 1
 // gets the texts they read from `donto reembed`. Version 3 added the job queue (:Job, :JobPass);
@@ -25,6 +25,13 @@
 // the write's commit into the background embedder, as its vector already was (a batch of 1,000 claims wrote
 // in 258 ms instead of 319, in process on one store, batches interleaved). apply_schema drops a
 // version 8 recall_search and labels every claim it held :Searchable first (schema_searchable_migrate).
+// Version 10 makes registered documents recallable with no LLM: each revision is cut into sentence
+// passages, (:Document)-[:HAS_PASSAGE]->(:Passage {documentId, seq, start, end, ...})-[:NEXT]->(:Passage),
+// in the passage indexes turns' passages are in, and a document's whole text gets a full-text index of
+// its own (document_text). Revisions and their passages carry transaction time (txFrom, txTo: a later
+// revision replaces them). Memory.apply_schema gives documents registered before it their passages
+// (DocumentService.backfill_passages); the embedder then embeds them. Predicates record who declared
+// their cardinality (declaredBy: 'user' | 'model' | 'default'; see app/predicates).
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
@@ -48,6 +55,10 @@ CREATE INDEX entity_fold IF NOT EXISTS FOR (e:Entity) ON (e.workspace, e.fold);
 // The predicate registry (cardinality 'one' | 'many', aliases).
 CREATE CONSTRAINT predicate_name IF NOT EXISTS FOR (p:Predicate) REQUIRE (p.workspace, p.name) IS UNIQUE;
 CREATE INDEX predicate_workspace IF NOT EXISTS FOR (p:Predicate) ON (p.workspace);
+// Extraction's proposals that a new predicate is an alias of a registered one (schema version 10):
+// (:AliasProposal {id, alias, predicate, similarity, state: 'proposed'|'accepted'|'rejected'})-[:ALIAS_OF]->(:Predicate)
+CREATE CONSTRAINT alias_proposal_id IF NOT EXISTS FOR (a:AliasProposal) REQUIRE a.id IS UNIQUE;
+CREATE CONSTRAINT alias_proposal_pair IF NOT EXISTS FOR (a:AliasProposal) REQUIRE (a.workspace, a.predicate, a.alias) IS UNIQUE;
 
 // Registered source text, one node per revision, and the character spans claims cite.
 CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:Document) REQUIRE d.id IS UNIQUE;
@@ -81,6 +92,8 @@ CREATE CONSTRAINT turn_key IF NOT EXISTS FOR (t:Turn) REQUIRE (t.workspace, t.se
 CREATE CONSTRAINT passage_id IF NOT EXISTS FOR (p:Passage) REQUIRE p.id IS UNIQUE;
 CREATE INDEX turn_occurred_at IF NOT EXISTS FOR (t:Turn) ON (t.workspace, t.occurredAt);
 CREATE INDEX passage_date IF NOT EXISTS FOR (p:Passage) ON (p.workspace, p.dateFrom);
+// A document's passages are dated by the document (occurredAt): the time-window arm finds them by it.
+CREATE INDEX document_occurred_at IF NOT EXISTS FOR (d:Document) ON (d.workspace, d.occurredAt);
 
 // Recall: cosine vector indexes (dimension of the embedding model: run with
 // `:param embedding_dimensions => 384` for all-MiniLM-L6-v2) and two full-text indexes, whose
@@ -110,6 +123,12 @@ CREATE FULLTEXT INDEX recall_search IF NOT EXISTS FOR (n:Turn|Passage|Searchable
 // A session's whole text, so that words of a question spread over several turns of one
 // conversation rank that conversation (BM25 over the session as one document).
 CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (s:Session) ON EACH [s.text, s.workspace]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+
+// A registered document's whole text (its title too), so that the words of a question spread over
+// several passages of one document rank that document (schema version 10; as session_text does for
+// a conversation). A revision a later one replaced stays in the index; reads filter it by txTo.
+CREATE FULLTEXT INDEX document_text IF NOT EXISTS FOR (d:Document) ON EACH [d.text, d.title, d.workspace]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 
 // Workspaces that set anything: one node each, keyed by name.

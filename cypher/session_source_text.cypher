@@ -1,7 +1,8 @@
 // The turns of an episode session, in order, as a memorize job reads them: each turn's id, speaker
-// and text (a turn is an evidence target of its own).
+// and text (a turn is an evidence target of its own), and when it was said (the turn's own time,
+// else the session's start, else when it was recorded), which its facts' dates resolve against.
 // Parameters: $workspace, $session_id (the session's id, not its external id)
-// Returns: turnId, speaker, text — one row per turn, in order
+// Returns: turnId, speaker, text, saidAt — one row per turn, in order
 MATCH (s:Session {id: $session_id})-[:HAS_TURN]->(t:Turn) WHERE s.workspace = $workspace
-RETURN t.id AS turnId, t.speaker AS speaker, t.text AS text
+RETURN t.id AS turnId, t.speaker AS speaker, t.text AS text, coalesce(t.occurredAt, s.startedAt, t.txFrom) AS saidAt
 ORDER BY t.seq

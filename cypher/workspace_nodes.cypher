@@ -1,5 +1,5 @@
 // Every node that holds a workspace's data, light (no properties but the ones that name it): its
-// settings, predicates, entities, documents and the spans cut from them, sessions, turns and
+// settings, predicates and alias proposals for them, entities, documents and the spans cut from them, sessions, turns and
 // passages, claims, jobs, their passes and lane, subjects (merged ones too), observations and the
 // agent memory around them: understandings, perspectives and their vectors, memory sessions,
 // utility signals and events. Each label is found from an index. The order is the order a purge
@@ -48,6 +48,9 @@ CALL () {
   MATCH (n:Document) WHERE n.workspace = $workspace AND n.sha256 IS NOT NULL RETURN n, 'Document' AS label
   UNION ALL
   MATCH (n:Entity) WHERE n.workspace = $workspace AND n.key IS NOT NULL RETURN n, 'Entity' AS label
+  UNION ALL
+  MATCH (n:AliasProposal) WHERE n.workspace = $workspace AND n.predicate IS NOT NULL AND n.alias IS NOT NULL
+  RETURN n, 'AliasProposal' AS label
   UNION ALL
   MATCH (n:Predicate) WHERE n.workspace = $workspace RETURN n, 'Predicate' AS label
   UNION ALL

@@ -7,7 +7,8 @@ a reply that is truncated, wrapped in prose or code fences, or partly malformed:
 object counts, anything else is counted as rejected, never fatal.
 
 Keys are accepted long or short: subject/s, predicate/p, object/o, quote/q/surface_text,
-confidence/c, datatype/dt, derived_from/from, hypothesis_only/hyp, modality/mod, id."""
+confidence/c, datatype/dt, derived_from/from, hypothesis_only/hyp, modality/mod, id,
+valid_from/vf, valid_to/vt, single_valued/sv."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ class Fact:
     hypothesis_only: bool = False  # inferred or conceivable, not stated
     label: str | None = None  # the model's own id for it ("f3"), for derived_from references
     derived_from: list[str] = field(default_factory=list)  # labels of the facts it was inferred from
+    # When the fact began and stopped being true, as the text says it: an ISO date or the words
+    # themselves ("last month", "since 2019"); the caller resolves them against the source's date.
+    valid_from: str | None = None
+    valid_to: str | None = None
+    single_valued: bool = False  # the subject has one value of this predicate at a time (lives_in)
 
     @property
     def content_key(self) -> str:
@@ -109,6 +115,7 @@ def fact_from(obj: Any) -> Fact | None:
     confidence = _first(obj, "confidence", "c")
     modality = str(_first(obj, "modality", "mod") or "asserted").lower()
     derived = _first(obj, "derived_from", "from") or []
+    valid_from, valid_to = (_time_text(_first(obj, *keys)) for keys in (("valid_from", "vf"), ("valid_to", "vt")))
     return Fact(
         subject=entity_key(str(subject)),
         predicate=predicate_name(str(predicate)),
@@ -120,7 +127,18 @@ def fact_from(obj: Any) -> Fact | None:
         hypothesis_only=bool(_first(obj, "hypothesis_only", "hyp")),
         label=str(obj["id"]) if isinstance(obj.get("id"), str | int) else None,
         derived_from=[str(d) for d in derived] if isinstance(derived, list) else [str(derived)],
+        valid_from=valid_from,
+        valid_to=valid_to,
+        single_valued=_first(obj, "single_valued", "sv") is True,
     )
+
+
+def _time_text(value: Any) -> str | None:
+    """A stated time as text: '2019', 'last month'; a bare year given as a number reads as text too."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return None
+    text = str(value).strip()[:200]
+    return text or None
 
 
 def _objects_in(text: str) -> tuple[list[Any], int, bool]:

@@ -21,6 +21,11 @@ A fact you infer rather than read gets "hyp": true, a lower confidence, and "fro
 facts it follows from.
 Mark what the text only says might, will, or did not happen with "mod": possible, planned or negated.
 When the text gives two names for one person or thing, say so: subject one name, "p": "same_as", object the other.
+When the text says when a fact began or stopped being true, copy those words: "vf" (from) and "vt" (until),
+for example "since 2019", "last month", "in January", "until 2021", or an ISO date (YYYY-MM-DD) it states.
+Never work out a date yourself: the words are resolved against when the text was written.
+A predicate of which the subject has one value at a time (where someone lives or works, their job, spouse,
+age) gets "sv": true.
 Never invent a quote. Never repeat a fact."""
 
 # The example facts of the format. Small models copy examples into their answers: a fact equal to
@@ -45,6 +50,16 @@ EXAMPLES = (
         "c": 0.9,
     },
     {
+        "id": "f4",
+        "s": "ada lovelace",
+        "p": "lives_in",
+        "o": "london",
+        "q": "she had lived in London since 1835",
+        "vf": "since 1835",
+        "sv": True,
+        "c": 0.9,
+    },
+    {
         "id": "f3",
         "s": "ada lovelace",
         "p": "understood",
@@ -59,11 +74,11 @@ LINES = (
     "Answer with one JSON object per line and nothing else, no list, no prose, no code fence. The format,\n"
     "with facts from another text (never copy them):\n"
     + "\n".join(json.dumps(example) for example in EXAMPLES)
-    + "\nKeys: id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from."
+    + "\nKeys: id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from, vf, vt, sv."
 )
 
 STRUCTURED = """Answer with a JSON object {"facts": [...]} whose items have the keys
-id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from."""
+id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from, vf, vt, sv."""
 
 FACTS_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -83,6 +98,9 @@ FACTS_SCHEMA: dict[str, Any] = {
                     "mod": {"type": "string"},
                     "hyp": {"type": "boolean"},
                     "from": {"type": "array", "items": {"type": "string"}},
+                    "vf": {"type": "string"},
+                    "vt": {"type": "string"},
+                    "sv": {"type": "boolean"},
                 },
                 "required": ["s", "p", "o"],
             },

@@ -11,6 +11,7 @@ import pytest
 from app.errors import IndexUnavailable
 from app.graph.client import GraphClient
 from app.recall.arms import ARMS, arm_params, run_arms
+from app.recall.fusion import Candidate
 from app.temporal.scope import TimeScope
 from support import Api, claim
 
@@ -223,7 +224,8 @@ def test_a_turn_found_only_through_a_claim_is_weighed_by_its_place_too(api: Api,
     turns = {t["external_id"]: t["id"] for t in remembered["first"]["turns"] + remembered["second"]["turns"]}
     found_by_an_arm = [{"turnId": turns["D1:1"], "place": {"sessionExternalId": "s1", "speaker": "Caroline"}}]
     cited_by_a_claim = [{"claimId": "c", "turnIds": [turns["D2:3"]]}]
-    places = memory.recall._places(api.workspace, [turns["D1:1"], turns["D2:3"]], [found_by_an_arm, cited_by_a_claim])
+    pool = [Candidate("turn", turns["D1:1"]), Candidate("turn", turns["D2:3"])]
+    places = memory.recall._places(api.workspace, pool, [found_by_an_arm, cited_by_a_claim])
     assert places == {
         turns["D1:1"]: {"sessionExternalId": "s1", "speaker": "Caroline"},
         turns["D2:3"]: {"id": turns["D2:3"], "sessionExternalId": "s2", "speaker": "Melanie"},
@@ -613,7 +615,7 @@ def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remember
     scope = TimeScope.now()
     arms = list(ARMS.values())
     together = run_arms(memory.graph, arms, workspace, question, vector, 20, scope)
-    assert together.holds == {"turns": True, "claims": True}
+    assert together.holds == {"turns": True, "claims": True, "documents": False}
     for arm, rows in zip(arms, together.rows):
         own = arm_params(arm, question, vector, 20, scope)
         assert own is not None, arm.name

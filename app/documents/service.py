@@ -1,15 +1,32 @@
 """Registered source documents: each text is a revision; a new text under the same external id
-makes the next revision. Evidence spans cite a revision by its id, so offsets never drift."""
+makes the next revision and replaces the one before as of its transaction time. Evidence spans
+cite a revision by its id, so offsets never drift.
+
+A revision is cut into sentence passages (long sentences cut again) with character offsets into
+its text, dated by the time expressions they hold against the document's `occurred_at` (when it was
+written or said; else when it was registered), and embedded by the background embedder: a document
+is recallable with no LLM, as a session's turns are."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from neo4j import ManagedTransaction
 
+from app.episodes.passages import capped, dated_passages, split_passages
+from app.errors import NotFound
 from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
+from app.temporal.instants import to_native, utc_now
+
+# A passage's most characters (about 120-150 tokens of English): under the sequence length of every
+# model donto ships (all-MiniLM's 256 tokens), and one or two facts rather than a paragraph's blur.
+MAX_PASSAGE_CHARS = 600
+BACKFILL_PAGE = 100  # documents given passages per transaction by the schema version 10 migration
 
 
 @dataclass(frozen=True)
@@ -18,6 +35,42 @@ class DocumentRevision:
     revision: int
     sha256: str
     created: bool
+    passages: int
+    occurred_at: datetime | None
+
+
+@dataclass(frozen=True)
+class RevisionSummary:
+    id: str
+    revision: int
+    sha256: str
+    recorded_at: datetime
+    replaced_at: datetime | None
+    passages: int
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    id: str
+    external_id: str | None
+    revision: int
+    title: str | None
+    source: str | None
+    sha256: str
+    length: int
+    occurred_at: datetime | None
+    recorded_at: datetime
+    replaced_at: datetime | None
+    passages: int
+    revisions: list[RevisionSummary]
+
+
+def document_passages(text: str, reference: datetime) -> list[dict[str, Any]]:
+    """The passages a revision is stored with, in order (`seq`), dated against `reference`."""
+    rows = dated_passages(capped(split_passages(text), text, MAX_PASSAGE_CHARS), reference)
+    for seq, row in enumerate(rows):
+        row["seq"] = seq
+    return rows
 
 
 class DocumentService:
@@ -31,8 +84,10 @@ class DocumentService:
         title: str | None = None,
         source: str | None = None,
         external_id: str | None = None,
+        occurred_at: datetime | None = None,
     ) -> DocumentRevision:
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        passages = document_passages(text, occurred_at or utc_now())  # cut outside the transaction
 
         def work(tx: ManagedTransaction) -> DocumentRevision:
             recorded_at = next_transaction_time(self.graph, tx, workspace)  # also serialises revision numbering
@@ -40,7 +95,7 @@ class DocumentService:
                 tx, "document_latest_revision", workspace=workspace, external_id=external_id, sha256=sha
             )
             if latest and latest[0]["sha256"] == sha:
-                return DocumentRevision(latest[0]["id"], latest[0]["revision"], sha, created=False)
+                return _revision(latest[0], created=False)
             previous = latest[0] if latest else None
             row = self.graph.run(
                 tx,
@@ -54,8 +109,65 @@ class DocumentService:
                 sha256=sha,
                 title=title,
                 source=source,
+                occurred_at=occurred_at,
                 recorded_at=recorded_at,
+                passages=passages,
             )[0]
-            return DocumentRevision(row["id"], row["revision"], row["sha256"], created=True)
+            return _revision(row, created=True)
 
         return self.graph.write(work, name="document_register")
+
+    def get(self, workspace: str, document_id: str) -> DocumentView:
+        rows = self.graph.read_query("document_get", workspace=workspace, id=document_id)
+        if not rows:
+            raise NotFound(f"no document {document_id!r} in this workspace", field="id")
+        r = rows[0]
+        return DocumentView(
+            id=r["id"],
+            external_id=r["externalId"],
+            revision=r["revision"],
+            title=r["title"],
+            source=r["source"],
+            sha256=r["sha256"],
+            length=r["length"],
+            occurred_at=to_native(r["occurredAt"]),
+            recorded_at=to_native(r["recordedAt"]),
+            replaced_at=to_native(r["replacedAt"]),
+            passages=r["passages"],
+            revisions=[
+                RevisionSummary(
+                    v["id"],
+                    v["revision"],
+                    v["sha256"],
+                    to_native(v["recordedAt"]),
+                    to_native(v["replacedAt"]),
+                    v["passages"],
+                )  # fmt: skip
+                for v in r["revisions"]
+            ],
+        )
+
+    def backfill_passages(self, report: Callable[[str], None] | None = None) -> int:
+        """Schema version 10's migration: documents registered before it get their passages and
+        transaction time, a page per transaction until none is left (a start cut short goes on at
+        the next). Returns how many documents it gave passages."""
+        done = 0
+        while page := self.graph.read_query("documents_unpassaged", limit=BACKFILL_PAGE):
+            documents = [
+                {
+                    "id": d["id"],
+                    "replacedAt": d["replacedAt"],
+                    "passages": document_passages(d["text"], to_native(d["occurredAt"] or d["recordedAt"])),
+                }
+                for d in page
+            ]
+            done += self.graph.write_query("documents_passages_write", documents=documents)[0]["documents"]
+            if report:
+                report(f"  {done} documents given passages")
+        return done
+
+
+def _revision(row: dict[str, Any], created: bool) -> DocumentRevision:
+    return DocumentRevision(
+        row["id"], row["revision"], row["sha256"], created, row["passages"], to_native(row["occurredAt"])
+    )

@@ -1,6 +1,6 @@
 """`donto reembed`: rebuild every vector for the configured embedding model (after
 DONTO_EMBEDDING_MODEL changed): drop the vector indexes, encode turns, exchanges and passages
-again (giving passages their turn's speaker), queue every claim for the embedder, derive every
+again (giving passages their turn's speaker), queue every claim and document passage for the embedder, derive every
 session's text, then re-create the indexes at the model's dimension."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ CLAIM_PAGE = 10_000  # claims queued for the embedder per transaction
 def reembed(
     graph: GraphClient, encoder: Encoder, embed_claims: Callable[[], int], report: Callable[[str], None] = print
 ) -> dict[str, int]:
-    """`embed_claims` drains the claim-embedding queue (the job kind owns that work)."""
+    """`embed_claims` drains the embedding queue of claims and document passages (the job kind owns that work)."""
     for name in VECTOR_INDEXES:
         graph.write_query("index_drop", name=name)
     turns = passages = 0
@@ -40,13 +40,17 @@ def reembed(
         sessions.update(t["sessionId"] for t in page)
         turns, passages, after = turns + len(turn_rows), passages + len(passage_rows), page[-1]["id"]
         report(f"  {turns} turns, {passages} passages")
-    queued, after = 0, ""
-    while True:
-        claims_page = graph.write_query("claims_queue_all_for_embedding", after=after, limit=CLAIM_PAGE)[0]
-        if not claims_page["queued"]:
-            break
-        queued, after = queued + claims_page["queued"], claims_page["last"]
-        report(f"  {queued} claims queued")
+    for kind, query in (
+        ("claims", "claims_queue_all_for_embedding"),
+        ("document passages", "passages_queue_all_for_embedding"),
+    ):
+        queued, after = 0, ""
+        while True:
+            queued_page = graph.write_query(query, after=after, limit=CLAIM_PAGE)[0]
+            if not queued_page["queued"]:
+                break
+            queued, after = queued + queued_page["queued"], queued_page["last"]
+            report(f"  {queued} {kind} queued")
     claims = embed_claims()
     ordered = sorted(sessions)
     for start in range(0, len(ordered), PAGE):

@@ -1,9 +1,15 @@
-"""A turn split into sentence passages with character offsets, pure Python."""
+"""Text split into sentence passages with character offsets (a turn's, or a document revision's),
+and each passage dated by the time expressions it holds; pure Python."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from app.ids import uuid7
+from app.temporal.phrases import format_date_tag, resolve_time_expressions, summarize_dates
 
 
 @dataclass(frozen=True)
@@ -93,3 +99,57 @@ def split_passages(text: str) -> list[Span]:
     if pending is not None:
         merged[-1:] = [(merged[-1][0] if merged else pending, pieces[-1][1])]
     return [Span(a, b, text[a:b]) for a, b in merged]
+
+
+def capped(spans: list[Span], text: str, max_chars: int) -> list[Span]:
+    """Each span of more than `max_chars` characters cut into pieces of at most that many, at the
+    last clause mark (, ; : – —) or else whitespace in the second half of the allowance, else
+    anywhere: a run-on sentence of a document would otherwise be one vector blurring many facts,
+    and a model's input stops at its sequence length. Offsets stay exact (text[start:end])."""
+    out: list[Span] = []
+    for span in spans:
+        start = span.start
+        while span.end - start > max_chars:
+            limit = start + max_chars
+            floor = start + max_chars // 2
+            cut = max(
+                (m.end() for m in _CLAUSE.finditer(text, floor, limit)),
+                default=max((m.start() for m in _SPACE.finditer(text, floor, limit)), default=limit),
+            )
+            piece_end = cut
+            while piece_end > start and text[piece_end - 1].isspace():
+                piece_end -= 1
+            out.append(Span(start, piece_end, text[start:piece_end]))
+            start = cut
+            while start < span.end and text[start].isspace():
+                start += 1
+        if start < span.end:
+            out.append(Span(start, span.end, text[start : span.end]))
+    return out
+
+
+_CLAUSE = re.compile(r"[,;:\u2013\u2014](?=\s)")
+_SPACE = re.compile(r"\s+")
+
+
+def dated_passages(spans: list[Span], reference: datetime | date) -> list[dict[str, Any]]:
+    """Each passage as the row episode and document writes store: its offsets and text, and the date
+    its time expressions resolve to against `reference` (when the text was said or written)."""
+    rows = []
+    for span in spans:
+        when = summarize_dates(resolve_time_expressions(span.text, reference), reference)
+        rows.append(
+            {
+                "id": uuid7(),
+                "text": span.text,
+                "start": span.start,
+                "end": span.end,
+                "dateFrom": when.date_from,
+                "dateTo": when.date_to,
+                "dateGranularity": when.granularity,
+                "dateTag": format_date_tag(when.date_from, when.date_to, when.granularity),
+                "dateResolved": when.resolved,
+                "datePhrase": when.phrase,
+            }
+        )
+    return rows

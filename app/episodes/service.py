@@ -13,12 +13,11 @@ from neo4j import ManagedTransaction
 
 from app.embedding.encoder import Encoder
 from app.embedding.turns import embed_turns, exchange_text
-from app.episodes.passages import split_passages
+from app.episodes.passages import dated_passages, split_passages
 from app.errors import InvalidInput
 from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
 from app.temporal.instants import to_native, utc_now
-from app.temporal.phrases import format_date_tag, resolve_time_expressions, summarize_dates
 
 
 @dataclass(frozen=True)
@@ -166,24 +165,7 @@ class EpisodeService:
 
     def _turn_row(self, turn: NewTurn, occurred_at: datetime | None, seq: int, request_time: datetime) -> dict:
         reference = occurred_at or request_time  # relative dates resolve against when it was said
-        passages = []
-        for span in split_passages(turn.text):
-            when = summarize_dates(resolve_time_expressions(span.text, reference), reference)
-            passages.append(
-                {
-                    "id": uuid7(),
-                    "text": span.text,
-                    "start": span.start,
-                    "end": span.end,
-                    "dateFrom": when.date_from,
-                    "dateTo": when.date_to,
-                    "dateGranularity": when.granularity,
-                    "dateTag": format_date_tag(when.date_from, when.date_to, when.granularity),
-                    "dateResolved": when.resolved,
-                    "datePhrase": when.phrase,
-                    "embedding": None,
-                }
-            )
+        passages = [row | {"embedding": None} for row in dated_passages(split_passages(turn.text), reference)]
         return {
             "id": uuid7(),
             "externalId": turn.external_id,

@@ -80,6 +80,7 @@ VECTOR_INDEXES: dict[str, tuple[str, ...]] = {
 FULLTEXT_INDEXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "recall_search": (("Turn", "Passage", "Searchable"), ("text", "speaker", "workspace")),
     "session_text": (("Session",), ("text", "workspace")),
+    "document_text": (("Document",), ("text", "title", "workspace")),
     "memory_text": (("Observation", "Understanding"), ("text", "summary", "workspace")),
 }
 SUPPORTED_NEO4J = 2026  # the one supported line: 2026.x (Cypher 25, vector indexes with filter properties)

@@ -1,8 +1,9 @@
-"""Claim embeddings, the first job kind: computed off the write path.
+"""Claim and document passage embeddings, the first job kind: computed off the write path.
 
-A claim is written with the label :PendingEmbedding; this drains that queue in batches (one
-encoder call per batch is far cheaper than one per request). The queue lives in the graph, so
-nothing is lost on a restart. Recall drains its own workspace first, so it reads its own writes.
+A claim, or a passage of a registered document, is written with the label :PendingEmbedding; this
+drains that queue in batches (one encoder call per batch is far cheaper than one per request). The
+queue lives in the graph, so nothing is lost on a restart. Recall drains its own workspace first,
+so it reads its own writes.
 
 Fairness: each workspace has its own lock, so a recall waits only for its own workspace's
 backlog, never for another tenant's; the background round takes one batch from every workspace
@@ -35,7 +36,7 @@ class ClaimEmbeddings:
             return self._locks[workspace]
 
     def drain(self, workspace: str, max_claims: int | None = None) -> int:
-        """Embed one workspace's pending claims until none are left or max_claims are done."""
+        """Embed one workspace's pending claims and passages until none are left or max_claims are done."""
         with self._lock(workspace):
             return self._drain(workspace, max_claims)
 
@@ -68,7 +69,9 @@ class ClaimEmbeddings:
             if not pending:
                 break
             vectors = self.encoder.encode([p["text"] for p in pending])
-            rows = [{"id": p["id"], "embedding": v} for p, v in zip(pending, vectors)]
-            self.graph.write_query("claims_set_embedding", rows=rows)
-            done += len(rows)
+            for kind, query in (("claim", "claims_set_embedding"), ("passage", "passages_set_embedding")):
+                rows = [{"id": p["id"], "embedding": v} for p, v in zip(pending, vectors) if p["kind"] == kind]
+                if rows:
+                    self.graph.write_query(query, rows=rows)
+            done += len(pending)
         return done

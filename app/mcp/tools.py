@@ -25,7 +25,7 @@ from app.api.schemas.common import Id, Instant, Key
 from app.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
 from app.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
 from app.api.schemas.identity import IdentityOut, SameAsOut
-from app.api.schemas.recall import ProvenanceOut, RecallIn, RecallItemOut, RecallOut
+from app.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
 from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from app.explore.service import MAX_HOPS
 from app.mcp import memory_tools
@@ -233,15 +233,7 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
             include_provenance=body.include_provenance,
         )
         result = memory.recall.recall(workspace_of(ctx), request)
-        items = []
-        for item in result.items:
-            out = RecallItemOut(
-                subject=item.subject, predicate=item.predicate, object=item.object, text=item.text, source=item.source
-            )
-            if item.provenance is not None:  # else left unset, so the answer leaves the key out
-                out.provenance = ProvenanceOut.model_validate(item.provenance)
-            items.append(out)
-        bundle = RecallOut(items=items, took_ms=round(result.took_ms, 2))
+        bundle = RecallOut(items=[RecallItemOut.of(item) for item in result.items], took_ms=round(result.took_ms, 2))
         if result.arms_unavailable:
             bundle.arms_unavailable = list(result.arms_unavailable)
         return _result(bundle)

@@ -27,6 +27,8 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime, timedelta
+from datetime import time as clock_time
 from typing import Any, Literal, cast
 
 from app.claims.models import Evidence, NewClaim
@@ -38,8 +40,10 @@ from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.identity.service import IdentityService, LinkOutcome, Proposal
 from app.jobs.store import ClaimedJob, JobHalted, JobStore
-from app.predicates.service import PredicateService
+from app.predicates.service import DEFAULT_SINGLE_VALUED, PredicateService
 from app.settings import LLMSettings
+from app.temporal.instants import to_native, utc_now
+from app.temporal.phrases import resolve_time_phrase
 from extraction.engine import MAX_PASSES, MODES, ExtractionResult, Extractor, FoundFact, PassReport
 from extraction.facts import IDENTITY_PREDICATES
 from extraction.llm import ChatClient, LLMConfig
@@ -55,6 +59,13 @@ PARAPHRASE_SIMILARITY = 0.95
 PARAPHRASE_CANDIDATES = 5000  # existing claims compared per job
 MAX_LITERAL_CHARS = 4096  # literals are indexed; Neo4j's range index keys stop near 8 kB
 UNANCHORED_CONFIDENCE = 0.5  # the most an extracted fact with no quote found in the source keeps
+NEGATED = "negated"  # the context (modality) of a fact the text denies
+# A new predicate is proposed as an alias of a registered one when their phrasings ("someone lives in
+# something") are at least this similar on donto's scale. Measured with e5-small-v2 over 21 paraphrase
+# and 24 other pairs (docs: design notes): 7 paraphrases reach it (resides_in / lives_in 0.93,
+# spouse_of / married_to 0.90, ...) and one other pair (worked_at / works_at 0.92; moved_from /
+# moved_to 0.89 does not). A proposal is only recorded, never applied, so recall is worth that.
+ALIAS_SIMILARITY = 0.90
 DEFAULT_ETA_S = 60.0  # a job's guessed duration before this workspace has finished any
 
 
@@ -64,6 +75,7 @@ class MemorizeRequest:
     document_id: str | None = None
     session_id: str | None = None
     title: str | None = None
+    occurred_at: datetime | None = None  # with text: when it was written or said
     mode: str = "single"
     passes: int = 3
     lenses: tuple[str, ...] = ()
@@ -88,7 +100,17 @@ class MemorizeOutcome:
 @dataclass(frozen=True)
 class _Source:
     text: str
-    segments: list[tuple[int, int, str]]  # (start, end, evidence target id) in `text`
+    segments: list[tuple[int, int, str, datetime]]  # (start, end, evidence target id, when said) in `text`
+    said_at: datetime  # when the source was written or said, for facts found in no segment
+    context: str  # what the model is told about the text: when it was written or said
+
+    def said_at_of(self, found: FoundFact) -> datetime:
+        """When the words a fact rests on were written or said: its turn's time in a session."""
+        if found.anchor is not None:
+            for start, end, _, said_at in self.segments:
+                if start <= found.anchor.start and found.anchor.end <= end:
+                    return said_at
+        return self.said_at
 
 
 class MemorizeService:
@@ -161,10 +183,17 @@ class MemorizeService:
         given = [name for name in ("text", "document_id", "session_id") if getattr(request, name) is not None]
         if len(given) != 1:
             raise InvalidInput("give exactly one of text, document_id or session_id", field=(given or ["text"])[-1])
+        if request.occurred_at is not None and request.text is None:
+            raise InvalidInput(
+                "occurred_at dates a text given here; a registered document has its own (POST /v1/documents)",
+                field="occurred_at",
+            )
         if request.text is not None:
             if not request.run_async and len(request.text) > MAX_SYNC_CHARS:  # refused before it is kept
                 return "document", "", len(request.text)
-            document = self.documents.register(workspace, request.text, request.title, "memorize")
+            document = self.documents.register(
+                workspace, request.text, request.title, "memorize", occurred_at=request.occurred_at
+            )
             return "document", document.id, len(request.text)
         if request.document_id is not None:
             rows = self.graph.read_query("documents_text", workspace=workspace, ids=[request.document_id])
@@ -202,6 +231,7 @@ class MemorizeService:
                 result = Extractor(client).extract(
                     source.text,
                     request["mode"],
+                    context=source.context,
                     passes=request["passes"],
                     lenses=request.get("lenses") or (),
                     on_pass=on_pass,
@@ -222,30 +252,50 @@ class MemorizeService:
         self.jobs.finish(job.id, worker, state, error, summary)
 
     def _source(self, workspace: str, kind: str, source_id: str) -> _Source:
+        """The text the model reads, where each part of it came from, and when it was written or said."""
         if kind == "document":
-            rows = self.graph.read_query("documents_text", workspace=workspace, ids=[source_id])
+            rows = self.graph.read_query("document_source", workspace=workspace, id=source_id)
             if not rows:
                 raise InvalidInput(f"no document {source_id!r} in this workspace", field="document_id")
-            text = rows[0]["text"]
-            return _Source(text, [(0, len(text), source_id)])
+            doc = rows[0]
+            occurred_at, recorded_at = to_native(doc["occurredAt"]), to_native(doc["recordedAt"])
+            said_at = occurred_at or recorded_at
+            context = (
+                f"It was written or said on {_when(occurred_at)}."
+                if occurred_at
+                else f"It was given to the memory on {_when(recorded_at)}; when it was written is not known."
+            )
+            if doc["title"]:
+                context += f" Its title: {doc['title']}."
+            return _Source(doc["text"], [(0, len(doc["text"]), source_id, said_at)], said_at, context)
+        turns = self.graph.read_query("session_source_text", workspace=workspace, session_id=source_id)
+        said = [to_native(t["saidAt"]) for t in turns]
+        one_day = len({moment.date() for moment in said}) <= 1
         parts: list[str] = []
-        segments: list[tuple[int, int, str]] = []
+        segments: list[tuple[int, int, str, datetime]] = []
         at = 0
-        for turn in self.graph.read_query("session_source_text", workspace=workspace, session_id=source_id):
-            prefix = f"{turn['speaker']}: "
+        for turn, said_at in zip(turns, said):
+            # Turns of several days each say when: the model reads a line's date with its words.
+            prefix = f"{turn['speaker']}: " if one_day else f"[{_when(said_at)}] {turn['speaker']}: "
             start = at + len(prefix)
             parts.append(prefix + turn["text"])
-            segments.append((start, start + len(turn["text"]), turn["turnId"]))
+            segments.append((start, start + len(turn["text"]), turn["turnId"], said_at))
             at = start + len(turn["text"]) + 1  # the line break between turns
-        return _Source("\n".join(parts), segments)
+        context = f"A conversation on {_when(said[0])}." if one_day and said else "A conversation; each line says when."
+        return _Source("\n".join(parts), segments, said[0] if said else utc_now(), context)
 
     def _write(self, job: ClaimedJob, source: _Source, result: ExtractionResult) -> dict[str, Any]:
         aligned = self._predicate_names(job.workspace)
-        new_claims = [self._claim(f, source, aligned) for f in result.facts]
+        drafts = [self._claim(f, source, aligned) for f in result.facts]
+        new_claims = [draft.claim for draft in drafts]
+        single_valued = self._adopt_single_valued(job.workspace, result.facts, new_claims, aligned)
+        proposals = self._propose_aliases(job, new_claims, aligned)
         same_as = self._paraphrases(job.workspace, new_claims)  # fact index -> a claim id or an earlier fact
+        held_opposites, opposites = self._opposites(job.workspace, new_claims)
         ids: list[str | None] = [None] * len(result.facts)
         created: list[bool] = [False] * len(result.facts)
-        for layer in _layers(result.facts, same_as):  # premises are written before the facts derived from them
+        # Premises are written before the facts derived from them, and a fact before the later one negating it.
+        for layer in _layers(result.facts, same_as, opposites):
             batch = []
             for i in layer:
                 if i in same_as:  # corroborates a claim: written already, or by the earlier fact it restates
@@ -253,12 +303,15 @@ class MemorizeService:
                     ids[i] = target if isinstance(target, str) else ids[target]
                     continue
                 premises = tuple(p for p in (ids[j] for j in result.facts[i].premises) if p is not None)
-                batch.append((i, replace(new_claims[i], derived_from=premises)))
+                against = [*held_opposites.get(i, []), *(ids[j] for j in opposites.get(i, []))]
+                contradicts = tuple(dict.fromkeys(c for c in against if c is not None))
+                batch.append((i, replace(new_claims[i], derived_from=premises, contradicts=contradicts)))
             for start in range(0, len(batch), MAX_BATCH):
                 part = batch[start : start + MAX_BATCH]
                 written = self.claims.write(job.workspace, [claim for _, claim in part])
-                for (i, _), outcome in zip(part, written.claims):
+                for (i, claim), outcome in zip(part, written.claims):
                     ids[i], created[i] = outcome.id, outcome.created
+                    new_claims[i] = claim
         self.jobs.link_claims(
             job.id,
             job.workspace,
@@ -272,6 +325,9 @@ class MemorizeService:
                     "created": created[i],
                     "corroborates": i in same_as,
                     "asStated": f"{f.fact.subject} {f.fact.predicate} {f.fact.object}",
+                    "validFromAsStated": f.fact.valid_from,
+                    "validToAsStated": f.fact.valid_to,
+                    "datesUnresolved": drafts[i].unresolved,
                 }
                 for i, f in enumerate(result.facts)
                 if ids[i] is not None
@@ -280,6 +336,8 @@ class MemorizeService:
         links = self._identity(job, new_claims, ids, result.facts)
         usage = result.usage
         anchored = sum(1 for c in new_claims if c.evidence)
+        stated = sum(bool(f.fact.valid_from) + bool(f.fact.valid_to) for f in result.facts)
+        unresolved = sum(len(d.unresolved) for d in drafts)
         return {
             "facts": len(result.facts),
             "claimsCreated": sum(created),
@@ -289,11 +347,83 @@ class MemorizeService:
             "unanchored": len(new_claims) - anchored,
             "premises": sum(len(f.premises) for f in result.facts),
             "identityLinks": sum(1 for link in links if link.created),
+            "datesResolved": stated - unresolved,
+            "datesUnresolved": unresolved,
+            "contradictions": sum(
+                1 for i in range(len(new_claims)) if created[i] and (held_opposites.get(i) or opposites.get(i))
+            ),
+            "singleValued": single_valued,
+            "aliasProposals": [f"{p['alias']} ~ {p['predicate']} ({p['similarity']:.2f})" for p in proposals],
             "promptTokens": usage.prompt_tokens,
             "completionTokens": usage.completion_tokens,
             "tokensEstimated": usage.estimated,
             "passesFailed": sum(1 for r in result.passes if r.error),
         }
+
+    def _adopt_single_valued(
+        self, workspace: str, facts: list[FoundFact], claims: list[NewClaim], aligned: dict[str, str]
+    ) -> list[str]:
+        """Register the predicates of this job's facts that are single-valued and not yet in the
+        registry: those the model marked (`sv`), and donto's defaults (DEFAULT_SINGLE_VALUED). A
+        predicate the registry holds already, a user's declaration above all, is left as it is."""
+        marks: dict[str, str] = {}
+        for found, claim in zip(facts, claims):
+            if claim.predicate in aligned:  # registered (claims take a registered predicate's name)
+                continue
+            if found.fact.single_valued:
+                marks[claim.predicate] = "model"
+            elif claim.predicate in DEFAULT_SINGLE_VALUED:
+                marks.setdefault(claim.predicate, "default")
+        return self.predicates.adopt_single_valued(workspace, marks)
+
+    def _propose_aliases(self, job: ClaimedJob, claims: list[NewClaim], aligned: dict[str, str]) -> list[dict]:
+        """New predicates whose phrasing nearly repeats a registered predicate's, proposed as its
+        aliases (recorded, never applied by themselves: see app/predicates)."""
+        registered = sorted(set(aligned.values()))
+        new = sorted({c.predicate for c in claims} - set(aligned))
+        if not registered or not new:
+            return []
+        vectors = self.encoder.encode([_phrasing(p) for p in registered + new])
+        known, fresh = vectors[: len(registered)], vectors[len(registered) :]
+        proposals = []
+        for name, vector in zip(new, fresh):
+            scored = [(self.encoder.similarity(_cosine(vector, v)), p) for p, v in zip(registered, known)]
+            best, predicate = max(scored)
+            if best >= ALIAS_SIMILARITY:
+                proposals.append((name, predicate, best))
+        return self.predicates.propose_aliases(job.workspace, proposals, proposed_by=f"job:{job.id}")
+
+    def _opposites(self, workspace: str, claims: list[NewClaim]) -> tuple[dict[int, list[str]], dict[int, list[int]]]:
+        """For each fact, the held claims it negates or that negate it (same subject, predicate and
+        object, the other polarity), and the earlier facts of this job it so opposes."""
+        polar = {i: c for i, c in enumerate(claims) if c.context in (None, NEGATED)}
+        if not polar:
+            return {}, {}
+        rows = self.graph.read_query(
+            "claims_opposed",
+            workspace=workspace,
+            facts=[
+                {
+                    "index": i,
+                    "subject": c.subject,
+                    "predicate": c.predicate,
+                    "object": c.object_text,
+                    "objectKind": "literal" if c.object_literal else "entity",
+                    "negated": c.context == NEGATED,
+                }
+                for i, c in polar.items()
+            ],
+        )
+        held = {r["index"]: list(r["ids"]) for r in rows if r["ids"]}
+        in_job: dict[int, list[int]] = {}
+        earlier: dict[tuple[str, str, str, bool, bool], list[int]] = {}  # (triple, polarity) -> fact indices
+        for i, c in polar.items():
+            triple = (c.subject, c.predicate, c.object_text, c.object_literal is None)
+            negated = c.context == NEGATED
+            if opposed := earlier.get((*triple, not negated)):
+                in_job[i] = list(opposed)
+            earlier.setdefault((*triple, negated), []).append(i)
+        return held, in_job
 
     def _identity(
         self, job: ClaimedJob, claims: list[NewClaim], ids: list[str | None], facts: list[FoundFact]
@@ -374,7 +504,7 @@ class MemorizeService:
                 names.setdefault(alias, p.name)
         return names
 
-    def _claim(self, found: FoundFact, source: _Source, aligned: dict[str, str]) -> NewClaim:
+    def _claim(self, found: FoundFact, source: _Source, aligned: dict[str, str]) -> _Draft:
         fact = found.fact
         literal = None
         if fact.datatype is not None:
@@ -384,15 +514,60 @@ class MemorizeService:
                 literal = TypedLiteral.parse(fact.object[:MAX_LITERAL_CHARS], "xsd:string")
         evidence = _evidence(found, source)
         confidence = fact.confidence if evidence else min(fact.confidence, UNANCHORED_CONFIDENCE)
-        return NewClaim(
+        valid_from, valid_to, unresolved = valid_times(fact.valid_from, fact.valid_to, source.said_at_of(found))
+        claim = NewClaim(
             subject=fact.subject[:512],
             predicate=aligned.get(fact.predicate, fact.predicate)[:512],
             object_entity=None if literal else fact.object[:512],
             object_literal=literal,
             context=None if fact.modality == "asserted" else fact.modality,
             confidence=round(confidence, 3),
+            valid_from=valid_from,
+            valid_to=valid_to,
             evidence=evidence,
         )
+        return _Draft(claim, unresolved)
+
+
+@dataclass(frozen=True)
+class _Draft:
+    claim: NewClaim
+    unresolved: list[str]  # the fact's stated times donto could not resolve (kept as stated on the job)
+
+
+def valid_times(
+    stated_from: str | None, stated_to: str | None, said_at: datetime
+) -> tuple[datetime | None, datetime | None, list[str]]:
+    """A fact's valid time from the times the text states, resolved against when it was written or
+    said (`said_at`) by donto's own temporal layer, never the model's arithmetic: "since 2019" is
+    valid from 2019-01-01, "until March" until April begins. A fact stated with no time of its own
+    ("I live in Lisbon") holds from when it was said, open-ended: that is the earliest the source
+    vouches for it, and what lets a later value of a single-valued predicate supersede it. A fact
+    only said to have ended ("until 2021") has no known start. A time donto cannot resolve ("when
+    she was a child") leaves that end open and is returned, to be reported; so is an end at or
+    before the start."""
+    unresolved: list[str] = []
+    valid_from = valid_to = None
+    if stated_from:
+        span = resolve_time_phrase(stated_from, said_at)
+        if span is None:
+            unresolved.append(stated_from)
+        else:
+            valid_from = datetime.combine(span[0], clock_time.min, tzinfo=UTC)
+    if stated_to:
+        span = resolve_time_phrase(stated_to, said_at)
+        try:
+            valid_to = datetime.combine(span[1] + timedelta(days=1), clock_time.min, tzinfo=UTC) if span else None
+        except OverflowError:  # ends on the calendar's last day: open
+            valid_to = None
+        if span is None:
+            unresolved.append(stated_to)
+    if valid_from is None and (valid_to is None or valid_to > said_at):
+        valid_from = said_at
+    if valid_from is not None and valid_to is not None and valid_to <= valid_from:
+        unresolved.append(stated_to or "")
+        valid_to = None
+    return valid_from, valid_to, unresolved
 
 
 def llm_config(settings: LLMSettings) -> LLMConfig:
@@ -422,10 +597,22 @@ def _evidence(found: FoundFact, source: _Source) -> tuple[Evidence, ...]:
     """The fact's anchor as a span of the document, or of the one turn it falls in."""
     if found.anchor is None:
         return ()
-    for start, end, target in source.segments:
+    for start, end, target, _ in source.segments:
         if start <= found.anchor.start and found.anchor.end <= end:
             return (Evidence(target, found.anchor.start - start, found.anchor.end - start),)
     return ()  # it straddles two turns: no single turn evidences it
+
+
+def _when(moment: datetime) -> str:
+    """A date (and time, when it is not midnight) as the model is told it: '8 May 2023, 13:56 UTC'."""
+    day = f"{moment.day} {moment:%B %Y}"
+    return day if moment.time() == clock_time.min else f"{day}, {moment:%H:%M} UTC"
+
+
+def _phrasing(predicate: str) -> str:
+    """A predicate as words in a neutral sentence, as alias proposals compare them: bare names
+    scored antonyms as close as paraphrases ("moved to" / "moved from")."""
+    return f"someone {predicate.replace('_', ' ')} something"
 
 
 def _triple(subject: str, predicate: str, obj: str) -> str:
@@ -436,16 +623,17 @@ def _cosine(a: list[float], b: list[float]) -> float:
     return sum(x * y for x, y in zip(a, b))  # the encoder's vectors are unit length
 
 
-def _layers(facts: list[FoundFact], same_as: dict[int, str | int]) -> list[list[int]]:
-    """Fact indices in write order: each fact after every premise it has, and a restating fact
-    after the fact it restates (a cycle's facts last, without the links that close it)."""
+def _layers(facts: list[FoundFact], same_as: dict[int, str | int], opposites: dict[int, list[int]]) -> list[list[int]]:
+    """Fact indices in write order: each fact after every premise it has, a restating fact after the
+    fact it restates, and a fact after the earlier ones it negates (a cycle's facts last, without the
+    links that close it)."""
     placed: set[int] = set()
     layers: list[list[int]] = []
     remaining = list(range(len(facts)))
 
     def needs(i: int) -> list[int]:
         target = same_as.get(i)
-        return [*facts[i].premises, *([target] if isinstance(target, int) else [])]
+        return [*facts[i].premises, *([target] if isinstance(target, int) else []), *opposites.get(i, [])]
 
     while remaining:
         layer = [i for i in remaining if all(p in placed for p in needs(i))]

@@ -35,7 +35,8 @@ class Arm:
     name: str  # the `source` tag of items it finds
     query: str  # its file in cypher/
     uses_vector: bool
-    holds: str | None  # "turns" or "claims": what the workspace must hold for this arm to find anything
+    # "turns", "claims", "documents": the workspace must hold one of these for the arm to find anything
+    holds: tuple[str, ...]
     index: str | None  # the vector or full-text index it searches: while that one builds, the arm is left out
     needs_time: bool = False  # fires only when the query names a time
 
@@ -43,27 +44,49 @@ class Arm:
 ARMS: dict[str, Arm] = {
     arm.name: arm
     for arm in (
-        Arm("turn_vector", query="recall_turn_vector", uses_vector=True, holds="turns", index="turn_embedding"),
+        Arm("turn_vector", query="recall_turn_vector", uses_vector=True, holds=("turns",), index="turn_embedding"),
         Arm(
-            "passage_vector", query="recall_passage_vector", uses_vector=True, holds="turns", index="passage_embedding"
+            "passage_vector",
+            query="recall_passage_vector",
+            uses_vector=True,
+            holds=("turns", "documents"),
+            index="passage_embedding",
         ),
         Arm(
             "exchange_vector",
             query="recall_exchange_vector",
             uses_vector=True,
-            holds="turns",
+            holds=("turns",),
             index="turn_context_embedding",
         ),
-        Arm("claim_vector", query="recall_claim_vector", uses_vector=True, holds="claims", index="claim_embedding"),
-        Arm("fulltext", query="recall_fulltext", uses_vector=False, holds=None, index="recall_search"),
+        Arm("claim_vector", query="recall_claim_vector", uses_vector=True, holds=("claims",), index="claim_embedding"),
+        Arm("fulltext", query="recall_fulltext", uses_vector=False, holds=(), index="recall_search"),
         Arm(
-            "session_fulltext", query="recall_session_fulltext", uses_vector=False, holds="turns", index="session_text"
+            "session_fulltext",
+            query="recall_session_fulltext",
+            uses_vector=False,
+            holds=("turns",),
+            index="session_text",
         ),
-        Arm("time_window", query="recall_time_window", uses_vector=True, holds="turns", index=None, needs_time=True),
+        Arm(
+            "document_fulltext",
+            query="recall_document_fulltext",
+            uses_vector=False,
+            holds=("documents",),
+            index="document_text",
+        ),
+        Arm(
+            "time_window",
+            query="recall_time_window",
+            uses_vector=True,
+            holds=("turns", "documents"),
+            index=None,
+            needs_time=True,
+        ),
     )
 }
-NEIGHBOURS = "neighbours"  # not an index: the ±1 turns around the strongest hits
-SESSIONS = "sessions"  # not an index: turns gain from the strength of their session
+NEIGHBOURS = "neighbours"  # not an index: the ±1 turns or document passages around the strongest hits
+SESSIONS = "sessions"  # not an index: turns gain from the strength of their session, passages of their document
 SPEAKERS = "speakers"  # not an index: turns said by someone the query names gain
 ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS, SPEAKERS)
 
@@ -99,7 +122,7 @@ def merge_params(params: dict[str, Any], own: dict[str, Any], arm: str) -> None:
 @dataclass(frozen=True)
 class ArmsFound:
     rows: list[list[dict[str, Any]]]  # each arm's, in the order asked
-    holds: dict[str, bool]  # {"turns": ..., "claims": ...}
+    holds: dict[str, bool]  # {"turns": ..., "claims": ..., "documents": ...}
     unavailable: tuple[str, ...] = ()  # arms left out: their index is being built or missing
 
 
@@ -146,7 +169,7 @@ def run_arms(
                 lambda candidates: graph.read_list(arm.query, **{**params, "candidates": candidates}),  # noqa: B023
                 limit,
                 found[arm.query],
-                when_empty=arm.holds is None or holds[arm.holds],
+                when_empty=not arm.holds or any(holds[kind] for kind in arm.holds),
             )
     return ArmsFound([found.get(arm.query, []) for arm in arms], holds, tuple(unavailable))
 

@@ -17,12 +17,21 @@ from typing import Any
 
 from app.recall.recipes import Recipe
 
-TurnPlaces = Mapping[str, Mapping[str, Any]]
+Places = Mapping[str, Mapping[str, Any]]
+UNITS = ("turn", "passage")  # what a bundle's text items are made of
+GROUPS = ("session", "document")  # what holds units: their hits only lift the units within
+
+
+def group_of(place: Mapping[str, Any]) -> tuple[str, str]:
+    """The session or document a unit belongs to, as the key of that group's own hits."""
+    if place.get("sessionExternalId") is not None:
+        return ("session", place["sessionExternalId"])
+    return ("document", place["documentId"])
 
 
 @dataclass
 class Candidate:
-    kind: str  # "turn" | "claim" | "session"
+    kind: str  # "turn" | "passage" (of a document) | "claim" | "session" | "document"
     id: str
     score: float = 0.0
     arms: dict[str, float] = field(default_factory=dict)  # each arm's share of the score
@@ -50,6 +59,10 @@ def fuse(candidates: Candidates, arm: str, weight: float, rows: Iterable[Mapping
             keys = [("turn", row["turnId"])]
         elif row.get("turnIds"):
             keys = [("turn", t) for t in row["turnIds"]]  # a claim promotes the turns it cites
+        elif row.get("passageId"):
+            keys = [("passage", row["passageId"])]
+        elif row.get("documentId"):
+            keys = [("document", row["documentId"])]
         else:
             keys = [("claim", claim_id)]
         fresh = [k for k in keys if k not in seen]
@@ -73,58 +86,60 @@ def ranked(candidates: Iterable[Candidate]) -> list[Candidate]:
     return sorted(candidates, key=lambda c: -c.score)
 
 
-def credit_sessions(ranking: list[Candidate], turns: TurnPlaces, sessions: Mapping[str, Candidate]) -> list[Candidate]:
-    """A turn gains the fused share of its session's full-text rank: the words of a question
-    are often spread over several turns of the one conversation that answers it."""
+def credit_groups(
+    ranking: list[Candidate], places: Places, groups: Mapping[tuple[str, str], Candidate]
+) -> list[Candidate]:
+    """A unit gains the fused share of its session's or document's full-text rank: the words of a
+    question are often spread over several turns of the one conversation (or passages of the one
+    document) that answers it."""
     for c in ranking:
-        if c.kind == "turn" and c.id in turns:
-            hit = sessions.get(turns[c.id]["sessionExternalId"])
-            if hit:  # the session arm lifts the turn; the arm that found it stays its source
+        if c.kind in UNITS and c.id in places:
+            hit = groups.get(group_of(places[c.id]))
+            if hit:  # the group's arm lifts the unit; the arm that found it stays its source
                 c.score += hit.score
     return ranked(ranking)
 
 
-def boost_speakers(ranking: list[Candidate], turns: TurnPlaces, question: str, recipe: Recipe) -> list[Candidate]:
+def boost_speakers(ranking: list[Candidate], places: Places, question: str, recipe: Recipe) -> list[Candidate]:
     """Questions name the person they are about ("What does Melanie paint?"); what she says
     rarely names her. A turn said by someone the question names (any word of the speaker's name
     longer than two letters) has its score multiplied."""
     words = {w.lower() for w in re.findall(r"\w+", question)}
     for c in ranking:
-        if c.kind == "turn" and c.id in turns:
-            names = {w.lower() for w in re.findall(r"\w+", turns[c.id]["speaker"] or "") if len(w) > 2}
+        if c.kind == "turn" and c.id in places:
+            names = {w.lower() for w in re.findall(r"\w+", places[c.id]["speaker"] or "") if len(w) > 2}
             if names & words:
                 c.score *= recipe.speaker_boost
     return ranked(ranking)
 
 
-def weigh_sessions(ranking: list[Candidate], turns: TurnPlaces, recipe: Recipe) -> list[Candidate]:
-    """Evidence for a question tends to sit together in one conversation: a turn in a session
-    whose best turns also scored well gains a share of that session's strength."""
-    scores: dict[str, list[float]] = {}
+def weigh_groups(ranking: list[Candidate], places: Places, recipe: Recipe) -> list[Candidate]:
+    """Evidence for a question tends to sit together in one conversation or document: a unit in a
+    group whose best units also scored well gains a share of that group's strength."""
+    scores: dict[tuple[str, str], list[float]] = {}
     for c in ranking:
-        if c.kind == "turn" and c.id in turns:
-            scores.setdefault(turns[c.id]["sessionExternalId"], []).append(c.score)
-    strength = {s: sum(sorted(v, reverse=True)[: recipe.session_depth]) for s, v in scores.items()}
+        if c.kind in UNITS and c.id in places:
+            scores.setdefault(group_of(places[c.id]), []).append(c.score)
+    strength = {g: sum(sorted(v, reverse=True)[: recipe.session_depth]) for g, v in scores.items()}
     for c in ranking:
-        if c.kind == "turn" and c.id in turns:
-            c.score += recipe.session_share * strength[turns[c.id]["sessionExternalId"]]
+        if c.kind in UNITS and c.id in places:
+            c.score += recipe.session_share * strength[group_of(places[c.id])]
     return ranked(ranking)
 
 
-def add_neighbours(
-    ranking: list[Candidate], turns: TurnPlaces, recipe: Recipe, candidates: Candidates
-) -> list[Candidate]:
-    """The turns just before and after the strongest hits join (an answer's question, a fact's
-    follow-up) at a share of their hit's score; a turn already found keeps its own score."""
-    strongest = [c for c in ranking if c.kind == "turn"][: recipe.neighbours_of]
+def add_neighbours(ranking: list[Candidate], places: Places, recipe: Recipe, candidates: Candidates) -> list[Candidate]:
+    """The units just before and after the strongest hits join (an answer's question, a fact's
+    follow-up, the next sentence of a document) at a share of their hit's score; a unit already
+    found keeps its own score."""
+    strongest = [c for c in ranking if c.kind in UNITS][: recipe.neighbours_of]
     for hit in strongest:
-        place = turns.get(hit.id)
+        place = places.get(hit.id)
         if not place:
             continue
         for neighbour in (place["previousId"], place["nextId"]):
-            if neighbour and ("turn", neighbour) not in candidates:
-                c = Candidate("turn", neighbour)
+            if neighbour and (hit.kind, neighbour) not in candidates:
+                c = Candidate(hit.kind, neighbour)
                 c.score = hit.score * recipe.neighbour_share
                 c.arms["neighbours"] = c.score
-                candidates[("turn", neighbour)] = c
+                candidates[(hit.kind, neighbour)] = c
     return ranked(candidates.values())

@@ -19,6 +19,7 @@ class Recipe:
             "claim_vector": 1.0,
             "fulltext": 1.0,
             "session_fulltext": 1.0,
+            "document_fulltext": 1.0,
             "time_window": 1.0,
         }
     )

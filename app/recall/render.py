@@ -19,16 +19,23 @@ class Provenance:
     session_id: str | None  # the session's external id
     claim_ids: list[str]  # claims whose hits brought this item
     status: str | None = None  # the premise walk's verdict over claim_ids, when any
+    # A registered document's passage: the revision and where in its text (text[start:end] is the passage).
+    document_id: str | None = None
+    revision: int | None = None
+    start: int | None = None
+    end: int | None = None
+    title: str | None = None
 
 
 @dataclass
 class RecallItem:
     subject: str
-    predicate: str  # "said" for a turn
-    object: str | None  # None for a turn
+    predicate: str  # "said" for a turn, "says" for a document's passage
+    object: str | None  # None for a turn or a passage
     text: str  # what the agent reads, dated: "[8 May 2023] ..."
     source: str  # the arm that contributed most
     provenance: Provenance | None = field(default=None)  # only when asked for
+    state: str | None = None  # a claim's: current | superseded | contested | potentially_stale
 
 
 def date_label(moment: datetime) -> str:
@@ -45,6 +52,26 @@ def turn_item(c: Candidate, turn: Mapping[str, Any], with_provenance: bool) -> R
         predicate="said",
         object=None,
         text=prefix + turn["text"],
+        source=c.source,
+        provenance=provenance if with_provenance else None,
+    )
+
+
+def passage_item(c: Candidate, passage: Mapping[str, Any], with_provenance: bool) -> RecallItem:
+    """A registered document's passage: what the document says there, dated as a turn is (the
+    document's date, and the date the passage's own time expression resolved to)."""
+    tags = [date_label(to_native(passage["occurredAt"]))] if passage["occurredAt"] else []
+    tags += [f"{passage['datePhrase']}: {passage['dateTag']}"] if passage["datePhrase"] else []
+    prefix = f"[{'; '.join(tags)}] " if tags else ""
+    provenance = Provenance(
+        [], None, [], None, passage["documentId"], passage["revision"], passage["start"], passage["end"],
+        passage["title"],
+    )  # fmt: skip
+    return RecallItem(
+        subject=passage["title"] or passage["externalId"] or "document",
+        predicate="says",
+        object=None,
+        text=prefix + passage["text"],
         source=c.source,
         provenance=provenance if with_provenance else None,
     )
@@ -68,7 +95,7 @@ def claim_item(c: Candidate, claim: Mapping[str, Any], with_provenance: bool) ->
 
 def estimate_tokens(item: RecallItem) -> int:
     """About four characters a token, counted over what the agent reads (the item as JSON)."""
-    visible = {k: v for k, v in asdict(item).items() if not (k == "provenance" and v is None)}
+    visible = {k: v for k, v in asdict(item).items() if not (k in ("provenance", "state") and v is None)}
     return max(1, len(json.dumps(visible, ensure_ascii=False)) // 4)
 
 

@@ -24,13 +24,14 @@ from app.recall import fusion
 from app.recall.arms import ARM_NAMES, ARMS, run_arms
 from app.recall.fusion import Candidate
 from app.recall.recipes import route
-from app.recall.render import RecallItem, claim_item, trim_to_tokens, turn_item
+from app.recall.render import RecallItem, claim_item, passage_item, trim_to_tokens, turn_item
 from app.recall.rerank import Reranker
 from app.temporal.scope import TimeScope
-from app.walk.service import POTENTIALLY_STALE, UNVERIFIED, WalkService
+from app.walk.service import POTENTIALLY_STALE, UNVERIFIED, ClaimStatus, WalkService
 
 DRAIN_BEFORE_RECALL = 2048  # claims a recall embeds itself before searching
-CLAIM_ARMS = ("claim_vector", "fulltext")  # the arms that find claims once the embedder has been by
+# The arms that find claims or document passages only once the embedder has been by.
+EMBEDDED_ARMS = ("claim_vector", "fulltext", "passage_vector", "time_window")
 
 
 @dataclass(frozen=True)
@@ -96,47 +97,42 @@ class RecallService:
         vector = self.encoder.encode_query(request.query) if any(arm.uses_vector for arm in arms) else None
         question, scope = request.query, request.scope
         found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
-        # Read our own writes: claims the embedder has not reached yet are in neither the claim vector
-        # index nor the full-text one (:Searchable); they are embedded now, and those arms asked again.
-        finding_claims = [name for name in CLAIM_ARMS if name in names and name not in found.unavailable]
+        # Read our own writes: claims and document passages the embedder has not reached yet are not
+        # in the vector indexes (nor claims in the full-text one, :Searchable); they are embedded now,
+        # and the arms that find them asked again.
+        embedded_arms = [name for name in EMBEDDED_ARMS if name in names and name not in found.unavailable]
         if (
-            finding_claims
-            and found.holds["claims"]
+            embedded_arms
+            and (found.holds["claims"] or found.holds["documents"])
             and self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)
         ):
-            again = run_arms(self.graph, [ARMS[n] for n in finding_claims], workspace, question, vector, per_arm, scope)
-            for name, rows in zip(finding_claims, again.rows):
+            again = run_arms(self.graph, [ARMS[n] for n in embedded_arms], workspace, question, vector, per_arm, scope)
+            for name, rows in zip(embedded_arms, again.rows):
                 found.rows[names.index(name)] = rows
         candidates: fusion.Candidates = {}
         for name, rows in zip(names, found.rows):  # fused in recipe order, so ties break the same way every time
             fusion.fuse(candidates, name, recipe.weights[name], rows, recipe)
-        # Session hits are not items: they only lift the turns of their session (below).
-        sessions = {key[1]: candidates.pop(key) for key in [key for key in candidates if key[0] == "session"]}
+        # Session and document hits are not items: they only lift the units within them (below).
+        groups = {key: candidates.pop(key) for key in [key for key in candidates if key[0] in fusion.GROUPS]}
         ranking = fusion.ranked(candidates.values())
         pool = request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)
-        # Fusion weighs a pool of turns by where they sit; the arms said so for the turns they found.
-        pool_ids = [c.id for c in ranking if c.kind == "turn"][:pool]
-        places = self._places(workspace, pool_ids, found.rows)
-        if sessions:
-            ranking = fusion.credit_sessions(ranking, places, sessions)
+        # Fusion weighs a pool of units by where they sit; the arms said so for the units they found.
+        pool_units = [c for c in ranking if c.kind in fusion.UNITS][:pool]
+        places = self._places(workspace, pool_units, found.rows)
+        if groups:
+            ranking = fusion.credit_groups(ranking, places, groups)
         if recipe.speaker_boost != 1.0:
             ranking = fusion.boost_speakers(ranking, places, request.query, recipe)
         if recipe.session_share:
-            ranking = fusion.weigh_sessions(ranking, places, recipe)
-        # One read for the strongest turns' neighbours and the details of every turn that can be chosen:
-        # neighbours only push the others down, so the chosen are among the best k before and the neighbours.
-        strongest = [c.id for c in ranking if c.kind == "turn"][: recipe.neighbours_of]
-        best = [c.id for c in ranking[: request.k] if c.kind == "turn"]
-        around = (
-            self.graph.read_query(
-                "recall_turns_around", workspace=workspace, strongest=strongest, ids=best, **scope.params()
-            )[0]
-            if strongest or best
-            else {"neighbours": [], "turns": []}
-        )
-        turns: dict[str, dict[str, Any]] = {t["id"]: t for t in around["turns"]}
+            ranking = fusion.weigh_groups(ranking, places, recipe)
+        # One read for the strongest units' neighbours and the details of every unit that can be chosen
+        # (a statement for turns, one for document passages, each only when there are some): neighbours
+        # only push the others down, so the chosen are among the best k before and the neighbours.
+        strongest = [c for c in ranking if c.kind in fusion.UNITS][: recipe.neighbours_of]
+        best = [c for c in ranking[: request.k] if c.kind in fusion.UNITS]
+        neighbours, turns, passages = self._around(workspace, strongest, best, scope)
         if recipe.neighbours_of:
-            ranking = fusion.add_neighbours(ranking, {n["id"]: n for n in around["neighbours"]}, recipe, candidates)
+            ranking = fusion.add_neighbours(ranking, neighbours, recipe, candidates)
         if self.reranker is not None and request.rerank:
             top = [c.id for c in ranking[: self.reranker.depth] if c.kind == "turn" and c.id not in turns]
             turns.update(self._by_id(workspace, "recall_turns", top))
@@ -151,29 +147,52 @@ class RecallService:
         items = [
             turn_item(c, turns[c.id], with_provenance)
             if c.kind == "turn"
+            else passage_item(c, passages[c.id], with_provenance)
+            if c.kind == "passage"
             else claim_item(c, claims[c.id], with_provenance)
             for c in chosen
         ]
-        if with_provenance:
-            self._attach_status(workspace, chosen, items, request.scope)
+        self._attach_states(workspace, chosen, items, request.scope, with_provenance)
         if request.max_tokens is not None:
             items = trim_to_tokens(items, request.max_tokens)
         return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable)
 
     def _places(
-        self, workspace: str, pool_ids: Sequence[str], rows: Sequence[Sequence[Mapping[str, Any]]]
+        self, workspace: str, pool: Sequence[Candidate], rows: Sequence[Sequence[Mapping[str, Any]]]
     ) -> dict[str, dict[str, Any]]:
-        """Each pool turn's session and speaker: from the arms' rows where one found the turn itself,
-        read for the rest (turns only a claim's evidence cites)."""
-        pool = set(pool_ids)
+        """Each pool unit's session and speaker, or document: from the arms' rows where one found the
+        unit itself, read for the rest (turns only a claim's evidence cites)."""
+        wanted = {c.id for c in pool}
         places: dict[str, dict[str, Any]] = {}
         for arm_rows in rows:
             for row in arm_rows:
-                turn_id, place = row.get("turnId"), row.get("place")
-                if place is not None and turn_id in pool and turn_id not in places:
-                    places[turn_id] = place
-        places.update(self._by_id(workspace, "recall_turn_places", [i for i in pool_ids if i not in places]))
+                unit_id, place = row.get("turnId") or row.get("passageId"), row.get("place")
+                if place is not None and unit_id in wanted and unit_id not in places:
+                    places[unit_id] = place
+        unplaced = [c.id for c in pool if c.id not in places and c.kind == "turn"]
+        places.update(self._by_id(workspace, "recall_turn_places", unplaced))
         return places
+
+    def _around(
+        self, workspace: str, strongest: Sequence[Candidate], best: Sequence[Candidate], scope: TimeScope
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """The strongest units' neighbours ({id: {previousId, nextId}}), and the details of the best
+        units and those neighbours: turns by id, document passages by id."""
+        neighbours: dict[str, dict[str, Any]] = {}
+        details: dict[str, dict[str, dict[str, Any]]] = {"turn": {}, "passage": {}}
+        for kind, query, column in (
+            ("turn", "recall_turns_around", "turns"),
+            ("passage", "recall_passages_around", "passages"),
+        ):
+            strong = [c.id for c in strongest if c.kind == kind]
+            ids = [c.id for c in best if c.kind == kind]
+            if not strong and not ids:
+                continue
+            params = scope.params() if kind == "turn" else {}
+            around = self.graph.read_query(query, workspace=workspace, strongest=strong, ids=ids, **params)[0]
+            neighbours.update({n["id"]: n for n in around["neighbours"]})
+            details[kind] = {d["id"]: d for d in around[column]}
+        return neighbours, details["turn"], details["passage"]
 
     def _by_id(self, workspace: str, query: str, ids: Sequence[str], **params: Any) -> dict[str, dict[str, Any]]:
         """The rows of `query` (recall_turns, recall_turn_places, recall_claims) for `ids`, by id."""
@@ -181,16 +200,41 @@ class RecallService:
             return {}
         return {r["id"]: r for r in self.graph.read_list(query, workspace=workspace, ids=list(ids), **params)}
 
-    def _attach_status(
-        self, workspace: str, chosen: list[Candidate], items: list[RecallItem], scope: TimeScope
+    def _attach_states(
+        self,
+        workspace: str,
+        chosen: list[Candidate],
+        items: list[RecallItem],
+        scope: TimeScope,
+        with_provenance: bool,
     ) -> None:
-        """An item resting on claims is POTENTIALLY_STALE when any of them is, else UNVERIFIED."""
-        claim_ids = list(dict.fromkeys(i for c in chosen for i in c.claim_ids))
-        statuses = {}
-        if claim_ids:
-            statuses = {s.claim_id: s.status for s in self.walk.status(workspace, claim_ids, scope)}
-        for item in items:
+        """One premise walk, in the request's time scope, over the claims the bundle hands back (each
+        claim item's `state`) and, with provenance, the claims whose hits brought any item (its
+        `status`: POTENTIALLY_STALE when any of them is, else UNVERIFIED)."""
+        claim_items = [c.id for c in chosen if c.kind == "claim"]
+        walked = claim_items + ([i for c in chosen for i in c.claim_ids] if with_provenance else [])
+        walked = list(dict.fromkeys(walked))
+        if not walked:
+            return
+        statuses = {s.claim_id: s for s in self.walk.status(workspace, walked, scope)}
+        for c, item in zip(chosen, items):
+            if c.kind == "claim":
+                item.state = claim_state(statuses[c.id])
             p = item.provenance
             if p is not None and p.claim_ids:
-                worst = [statuses.get(i) for i in p.claim_ids]
+                worst = [statuses[i].status for i in p.claim_ids if i in statuses]
                 p.status = POTENTIALLY_STALE if POTENTIALLY_STALE in worst else UNVERIFIED
+
+
+def claim_state(status: ClaimStatus) -> str:
+    """A claim's state in the bundle, from its premise walk: `superseded` when the claim itself no
+    longer holds in scope (a later value of a single-valued predicate, a SUPERSEDES link, its valid
+    time over), `potentially_stale` when a premise it was derived from no longer holds, `contested`
+    when a claim held in scope contradicts it, else `current`."""
+    if any(r.depth == 0 for r in status.reasons):
+        return "superseded"
+    if status.reasons:
+        return "potentially_stale"
+    if any(c.claim_id == status.claim_id for c in status.contested):
+        return "contested"
+    return "current"

@@ -388,3 +388,31 @@ def format_date_tag(date_from: date, date_to: date, granularity: Granularity) ->
         shared += 1
     left = left[: len(left) - shared]
     return " ".join(left) + (" \u2013 " if len(left) > 1 else "\u2013") + " ".join(right)
+
+
+_BOUNDARY_WORDS = re.compile(
+    r"^(?:since|from|starting(?:\s+in)?|beginning(?:\s+in)?|as\s+of|until|till|til|up\s+to|through|by|"
+    r"before|after|ending(?:\s+in)?)\s+",
+    re.IGNORECASE,
+)
+_BARE_YEAR = re.compile(r"^(?:the\s+year\s+)?(\d{4})$", re.IGNORECASE)
+_DECADE = re.compile(r"^(?:the\s+)?(\d{3})0'?s$", re.IGNORECASE)
+
+
+def resolve_time_phrase(phrase: str, reference: datetime | date) -> tuple[date, date] | None:
+    """A stated time of its own (a fact's "from" or "until", as a model copied it from the text:
+    "since 2019", "last month", "2023-03-01", "the 1990s") as an inclusive date range resolved
+    against `reference`; None when donto cannot tell what it means ("when she was a child").
+    Unlike a passage, the whole phrase is known to be a time, so a bare year or decade counts."""
+    text = _BOUNDARY_WORDS.sub("", " ".join(phrase.split()))
+    if year := _BARE_YEAR.match(text):
+        y = int(year[1])
+        return (date(y, 1, 1), date(y, 12, 31)) if 1 <= y <= 9999 else None
+    if decade := _DECADE.match(text):
+        start = int(decade[1]) * 10
+        return (date(start, 1, 1), date(start + 9, 12, 31)) if start >= 1 else None
+    for candidate in (text, f"in {text}"):
+        mentions = resolve_time_expressions(candidate, reference)
+        if mentions:
+            return mentions[0].date_from, mentions[0].date_to
+    return None

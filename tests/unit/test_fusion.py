@@ -8,10 +8,10 @@ from app.recall.fusion import (
     Candidate,
     add_neighbours,
     boost_speakers,
-    credit_sessions,
+    credit_groups,
     fuse,
     ranked,
-    weigh_sessions,
+    weigh_groups,
 )
 from app.recall.recipes import DEFAULT, Recipe, route
 
@@ -63,6 +63,8 @@ def test_dated_passages_gain_the_recipes_dated_boost():
 
 
 PLACES = {
+    "p1": {"documentId": "d1", "previousId": None, "nextId": "p2"},
+    "p2": {"documentId": "d1", "previousId": "p1", "nextId": None},
     "t1": {"sessionExternalId": "s1", "speaker": "Melanie", "previousId": None, "nextId": "t2"},
     "t2": {"sessionExternalId": "s1", "speaker": "Caroline", "previousId": "t1", "nextId": "t3"},
     "t3": {"sessionExternalId": "s1", "speaker": "Melanie", "previousId": "t2", "nextId": None},
@@ -72,10 +74,27 @@ PLACES = {
 
 def test_a_session_hit_lifts_the_turns_of_that_session_only():
     c = fused(("fulltext", 1.0, turns("u1", "t1")), ("session_fulltext", 1.0, [{"sessionExternalId": "s1"}]))
-    session = {"s1": c.pop(("session", "s1"))}
-    order = credit_sessions(ranked(c.values()), PLACES, session)
+    session = {("session", "s1"): c.pop(("session", "s1"))}
+    order = credit_groups(ranked(c.values()), PLACES, session)
     assert [x.id for x in order] == ["t1", "u1"]
     assert order[0].source == "fulltext"  # the arm that found it stays its source
+
+
+def test_a_document_passage_stands_for_itself_and_a_document_hit_lifts_its_passages_only():
+    c = fused(
+        ("fulltext", 1.0, [{"turnId": "u1"}, {"passageId": "p2", "place": {"documentId": "d1"}}]),
+        ("document_fulltext", 1.0, [{"documentId": "d1"}]),
+    )
+    assert c[("passage", "p2")].score == pytest.approx(1 / 12)
+    document = {("document", "d1"): c.pop(("document", "d1"))}
+    order = credit_groups(ranked(c.values()), PLACES, document)
+    assert [(x.kind, x.id) for x in order] == [("passage", "p2"), ("turn", "u1")]
+
+
+def test_neighbours_of_a_strong_document_passage_are_its_passages():
+    c = fused(("a", 1.0, [{"passageId": "p1"}]))
+    order = add_neighbours(ranked(c.values()), PLACES, Recipe(rrf_k=10, neighbours_of=1, neighbour_share=0.5), c)
+    assert [(x.kind, x.id) for x in order] == [("passage", "p1"), ("passage", "p2")]
 
 
 def test_turns_said_by_someone_the_question_names_are_boosted():
@@ -86,7 +105,7 @@ def test_turns_said_by_someone_the_question_names_are_boosted():
 
 def test_a_turn_gains_from_its_sessions_other_strong_turns():
     c = fused(("a", 1.0, turns("u1", "t1", "t2", "t3")))
-    order = weigh_sessions(ranked(c.values()), PLACES, Recipe(rrf_k=10, session_share=0.25, session_depth=3))
+    order = weigh_groups(ranked(c.values()), PLACES, Recipe(rrf_k=10, session_share=0.25, session_depth=3))
     assert order[0].id == "t1"  # s1's three hits outweigh u1's lone first place
 
 

@@ -1,12 +1,12 @@
-"""Registered source documents: the text evidence spans cite."""
+"""Registered source documents: the text evidence spans cite, cut into passages recall searches."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
 from app.api.deps import MemoryDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY
-from app.api.schemas.documents import DocumentIn, DocumentOut
+from app.api.schemas.common import KEYED, WITH_BODY, errors
+from app.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"], responses=KEYED)
 
@@ -21,9 +21,16 @@ router = APIRouter(prefix="/v1/documents", tags=["documents"], responses=KEYED)
     },
 )
 def register_document(body: DocumentIn, memory: MemoryDep, workspace: WorkspaceDep, response: Response) -> DocumentOut:
-    """Register source text. The same external_id with new text makes a new revision; the same text
-    again returns the existing revision (200)."""
-    doc = memory.documents.register(workspace, body.text, body.title, body.source, body.external_id)
+    """Register source text, cut into sentence passages that recall searches (no LLM needed). The same
+    external_id with new text makes a new revision, which replaces the earlier one's passages for reads
+    as known from then on; the same text again returns the existing revision (200)."""
+    doc = memory.documents.register(workspace, body.text, body.title, body.source, body.external_id, body.occurred_at)
     if not doc.created:
         response.status_code = 200
-    return DocumentOut(id=doc.id, revision=doc.revision, sha256=doc.sha256)
+    return DocumentOut.of(doc)
+
+
+@router.get("/{document_id}", response_model=DocumentDetailOut, responses=errors(404))
+def get_document(document_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> DocumentDetailOut:
+    """A revision: its title, dates, length and passage count, and every revision of its document."""
+    return DocumentDetailOut.of(memory.documents.get(workspace, document_id))

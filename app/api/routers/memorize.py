@@ -30,6 +30,7 @@ def memorize(body: MemorizeIn, memory: MemoryDep, workspace: WorkspaceDep, respo
             document_id=body.document_id,
             session_id=body.session_id,
             title=body.title,
+            occurred_at=body.occurred_at,
             mode=body.mode,
             passes=body.passes,
             lenses=tuple(body.lenses),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Response
 
 from app.api.deps import MemoryDep, WorkspaceDep
 from app.api.schemas.common import KEYED, WITH_BODY, errors
@@ -25,12 +25,24 @@ def declare_predicate(
     alias denotes one predicate per workspace, compared exactly: one another predicate answers to is a
     409, an alias that is the predicate's own name or is listed twice a 422 (`field` names it)."""
     p = memory.predicates.declare(workspace, name, body.cardinality, list(body.aliases))
-    return PredicateOut(name=p.name, cardinality=p.cardinality, aliases=p.aliases)
+    return PredicateOut.of(p)
 
 
 @router.get("", response_model=list[PredicateOut])
 def list_predicates(memory: MemoryDep, workspace: WorkspaceDep) -> list[PredicateOut]:
-    return [
-        PredicateOut(name=p.name, cardinality=p.cardinality, aliases=p.aliases)
-        for p in memory.predicates.list(workspace)
-    ]
+    """The registry: each predicate's cardinality, aliases, who declared it, and the alias proposals
+    extraction made for it that are still open."""
+    return [PredicateOut.of(p) for p in memory.predicates.list(workspace)]
+
+
+@router.delete("/{name:path}/proposed-aliases/{alias}", status_code=204, responses=errors(404))
+def reject_proposed_alias(
+    name: Annotated[str, Path(min_length=1, max_length=512)],
+    alias: Annotated[str, Path(min_length=1, max_length=512)],
+    memory: MemoryDep,
+    workspace: WorkspaceDep,
+) -> Response:
+    """Reject extraction's proposal that `alias` is an alias of `name`: it is never proposed again
+    (declaring the predicate with the alias still accepts it)."""
+    memory.predicates.reject_alias(workspace, name, alias)
+    return Response(status_code=204)

@@ -7,8 +7,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import MemoryDep, WorkspaceDep
 from app.api.schemas.common import KEYED, WITH_BODY
-from app.api.schemas.recall import ProvenanceOut, RecallIn, RecallItemOut, RecallOut
-from app.recall.render import RecallItem
+from app.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
 from app.recall.service import RecallRequest
 
 router = APIRouter(prefix="/v1/recall", tags=["recall"], responses=KEYED)
@@ -32,16 +31,7 @@ async def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> 
             include_provenance=body.include_provenance,
         ),
     )
-    out = RecallOut(items=[_item(i) for i in result.items], took_ms=round(result.took_ms, 2))
+    out = RecallOut(items=[RecallItemOut.of(i) for i in result.items], took_ms=round(result.took_ms, 2))
     if result.arms_unavailable:  # else left unset, so the answer leaves the key out
         out.arms_unavailable = list(result.arms_unavailable)
-    return out
-
-
-def _item(item: RecallItem) -> RecallItemOut:
-    out = RecallItemOut(
-        subject=item.subject, predicate=item.predicate, object=item.object, text=item.text, source=item.source
-    )
-    if item.provenance is not None:  # else left unset, so the response leaves the key out
-        out.provenance = ProvenanceOut.model_validate(item.provenance)
     return out

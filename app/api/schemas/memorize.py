@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from app.api.schemas.common import Id, Strict
+from app.api.schemas.common import Id, Instant, Strict
 from extraction.engine import MAX_PASSES
 
 
@@ -16,6 +16,11 @@ class MemorizeIn(Strict):
     session_id: Id | None = Field(default=None, description="an episode session (its id, as POST /v1/episodes gave)")
     title: Annotated[str, StringConstraints(max_length=1000)] | None = Field(
         default=None, description="the title of the document `text` is kept as"
+    )
+    occurred_at: Instant | None = Field(
+        default=None,
+        description="with `text`: when it was written or said. It dates the document's passages, and the "
+        "model is told it, so that the facts it finds are dated against it; default: now",
     )
     mode: Literal["single", "exhaustive", "deep"] = "single"
     passes: int = Field(default=3, ge=1, le=MAX_PASSES, description="deep mode's most passes per chunk")
@@ -32,4 +37,4 @@ class MemorizeOut(BaseModel):
     job_id: str | None = None
     queue_position: int | None = Field(default=None, description="1 = next")
     eta_s: float | None = Field(default=None, description="a guess from this workspace's recent jobs")
-    summary: dict[str, int | float | bool] | None = None
+    summary: dict[str, int | float | bool | list[str]] | None = None

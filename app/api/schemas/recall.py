@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from dataclasses import asdict
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from app.api.schemas.common import ScopedIn
+from app.recall.render import RecallItem
 
 
 class RecallIn(ScopedIn):
@@ -29,6 +31,14 @@ class ProvenanceOut(BaseModel):
     status: Literal["UNVERIFIED", "POTENTIALLY_STALE"] | None = Field(
         description="the premise walk over claim_ids at the request's scope; null without claims"
     )
+    # A registered document's passage (absent for turns and claims): text[start:end] of that revision.
+    document_id: str | None = Field(default=None, description="the document revision the passage is of")
+    revision: int | None = None
+    start: int | None = Field(default=None, description="the passage's offsets in the revision's text")
+    end: int | None = None
+    title: str | None = None
+
+    DOCUMENT_FIELDS: ClassVar[frozenset[str]] = frozenset({"document_id", "revision", "start", "end", "title"})
 
 
 class RecallItemOut(BaseModel):
@@ -40,6 +50,29 @@ class RecallItemOut(BaseModel):
     text: str = Field(description="what the agent reads, with its dates: '[8 May 2023] ...'")
     source: str = Field(description="the arm that contributed most")
     provenance: ProvenanceOut | None = Field(default=None, description="only with include_provenance")
+    state: Literal["current", "superseded", "contested", "potentially_stale"] | None = Field(
+        default=None,
+        description="a claim's, from the premise walk at the request's scope: superseded (a later value of a "
+        "single-valued predicate, or its valid time is over), potentially_stale (a premise it rests on no longer "
+        "holds), contested (a claim held in scope contradicts it), current; absent for turns and passages",
+    )
+
+    @classmethod
+    def of(cls, item: RecallItem) -> RecallItemOut:
+        """The item as the API hands it back: `provenance` and `state` are left unset (so an answer
+        made with exclude_unset leaves their keys out) where the item has none, and so are a
+        provenance's document fields for a turn or a claim."""
+        out = cls(
+            subject=item.subject, predicate=item.predicate, object=item.object, text=item.text, source=item.source
+        )
+        if item.provenance is not None:
+            fields = asdict(item.provenance)
+            out.provenance = ProvenanceOut(
+                **{k: v for k, v in fields.items() if v is not None or k not in ProvenanceOut.DOCUMENT_FIELDS}
+            )
+        if item.state is not None:
+            out.state = item.state  # type: ignore[assignment]  # RecallItem.state is one of the four
+        return out
 
 
 class RecallOut(BaseModel):

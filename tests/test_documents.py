@@ -1,0 +1,99 @@
+"""Registered documents are memory with no LLM: cut into passages with exact offsets, dated, embedded
+and recalled; a new revision replaces the old one's passages as of its recording, not before."""
+
+from __future__ import annotations
+
+import time
+
+from support import Api
+
+REPORT = (
+    "Quarterly notes from the Lisbon office. The team moved into the new building on Rua Augusta in March. "
+    "Ana Costa now leads the data platform group, which grew to twelve engineers. "
+    "The cafeteria serves pastel de nata every Friday morning. "
+    "Budget for the next quarter was approved by the board last week."
+)
+
+
+def register(api: Api, text: str, **extra) -> dict:
+    response = api.post("/v1/documents", json={"text": text, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def recall(api: Api, query: str, **extra) -> list[dict]:
+    response = api.post("/v1/recall", json={"query": query, "include_provenance": True, **extra})
+    assert response.status_code == 200, response.text
+    return response.json()["items"]
+
+
+def passages_of(items: list[dict]) -> list[dict]:
+    return [i for i in items if i.get("provenance", {}).get("document_id")]
+
+
+def test_a_document_is_recalled_by_a_sentence_with_its_exact_offsets_and_date(api):
+    doc = register(api, REPORT, title="Lisbon office notes", occurred_at="2024-04-05T09:00:00Z")
+    assert doc["passages"] == 5 and doc["occurred_at"] == "2024-04-05T09:00:00Z"
+
+    items = recall(api, "Who leads the data platform group?", k=3)
+
+    top = items[0]
+    assert top["predicate"] == "says" and top["subject"] == "Lisbon office notes" and "state" not in top
+    provenance = top["provenance"]
+    assert provenance["document_id"] == doc["id"] and provenance["revision"] == 1
+    assert provenance["title"] == "Lisbon office notes"
+    sentence = REPORT[provenance["start"] : provenance["end"]]
+    assert sentence == "Ana Costa now leads the data platform group, which grew to twelve engineers."
+    assert top["text"] == f"[5 April 2024] {sentence}"
+
+
+def test_a_passages_own_time_expression_is_resolved_against_the_documents_date(api):
+    register(api, REPORT, occurred_at="2024-04-05")
+    items = passages_of(recall(api, "When was the budget approved by the board?", k=5))
+    budget = next(i for i in items if "Budget" in i["text"])
+    assert budget["text"].startswith("[5 April 2024; last week: 25–31 March 2024] Budget")
+
+
+def test_the_passages_next_to_a_strong_hit_join_the_bundle(api):
+    register(api, REPORT)
+    items = passages_of(recall(api, "Ana Costa data platform group engineers", k=5))
+    starts = [i["provenance"]["start"] for i in items]
+    ana = REPORT.index("Ana Costa")
+    assert ana in starts
+    assert REPORT.index("The team moved") in starts and REPORT.index("The cafeteria") in starts
+
+
+def test_a_new_revision_replaces_the_old_passages_as_of_now_but_not_as_of_before(api):
+    first = register(api, "Ann lives in Lisbon and works at the harbour.", external_id="ann-notes")
+    time.sleep(0.01)
+    between = api.get(f"/v1/documents/{first['id']}").json()["recorded_at"]
+    time.sleep(0.01)
+    second = register(api, "Ann moved to Porto, where she teaches piano.", external_id="ann-notes")
+    assert second["revision"] == 2
+
+    now = passages_of(recall(api, "Where does Ann live?"))
+    assert {i["provenance"]["document_id"] for i in now} == {second["id"]}
+    before = passages_of(recall(api, "Where does Ann live?", known_at=between))
+    assert {i["provenance"]["document_id"] for i in before} == {first["id"]}
+
+    detail = api.get(f"/v1/documents/{first['id']}").json()
+    assert detail["replaced_at"] is not None and detail["passages"] == 1 and detail["length"] == 45
+    assert [(r["revision"], r["replaced_at"] is None) for r in detail["revisions"]] == [(1, False), (2, True)]
+
+
+def test_text_memorized_with_no_llm_is_recallable(api):
+    response = api.post("/v1/memorize", json={"text": REPORT, "title": "notes", "occurred_at": "2024-04-05"})
+    assert response.status_code == 200 and response.json()["extraction"] == "not_configured"
+    items = passages_of(recall(api, "What does the cafeteria serve on Fridays?", k=3))
+    assert items and "pastel de nata" in items[0]["text"]
+    assert items[0]["provenance"]["document_id"] == response.json()["source_id"]
+
+
+def test_an_unknown_document_is_a_404_and_a_date_out_of_range_a_422_naming_it(api):
+    assert api.get("/v1/documents/nope").status_code == 404
+    for bad in ("10000-01-01", "yesterday", "2024-02-30"):
+        response = api.post("/v1/documents", json={"text": "x y z", "occurred_at": bad})
+        assert response.status_code == 422, response.text
+        assert response.json()["error"]["field"] == "occurred_at"
+    response = api.post("/v1/memorize", json={"document_id": "x", "occurred_at": "2024-01-01"})
+    assert response.status_code == 422 and response.json()["error"]["field"] == "occurred_at"
