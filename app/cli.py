@@ -10,6 +10,7 @@ import secrets
 import signal
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
@@ -29,6 +30,16 @@ def workspace_name(value: str) -> str:
         return check_workspace(value)
     except InvalidInput as exc:
         raise argparse.ArgumentTypeError(exc.message) from None
+
+
+def instant(value: str) -> datetime:
+    """An ISO-8601 date or date-time option, checked where it is read."""
+    from app.temporal.instants import parse_instant
+
+    try:
+        return parse_instant(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,6 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     memorize.add_argument("--mode", choices=["single", "exhaustive", "deep"], default="single")
     memorize.add_argument("--passes", type=int, default=3)
     memorize.add_argument("--lens", action="append", default=[], dest="lenses")
+    memorize.add_argument(
+        "--occurred-at",
+        type=instant,
+        help="when the files were written or said (ISO-8601): dates their passages and the facts found in them",
+    )
     memorize.add_argument(
         "--wait",
         action=argparse.BooleanOptionalAction,
@@ -301,6 +317,7 @@ def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
                 MemorizeRequest(
                     text=text,
                     title=path.name,
+                    occurred_at=args.occurred_at,
                     mode=args.mode,
                     passes=args.passes,
                     lenses=tuple(args.lenses),
@@ -308,7 +325,10 @@ def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
                 runner="cli",
             )
             if outcome.job_id is None:
-                print(f"{path}: kept as document {outcome.source_id}; no extraction (DONTO_LLM_BASE_URL is unset)")
+                print(
+                    f"{path}: kept as document {outcome.source_id}, recallable by its passages; no claims "
+                    "extracted (DONTO_LLM_BASE_URL is unset)"
+                )
                 continue
             print(
                 f"{path}: document {outcome.source_id}, job {outcome.job_id} queued "

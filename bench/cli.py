@@ -44,6 +44,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=JSON",
         help="also recall with these arm weights, in the same run: fulltext-half='{\"fulltext\": 0.5}'",
     )
+    locomo.add_argument(
+        "--as-documents",
+        action="store_true",
+        help="post each session as one dated transcript document (no LLM) instead of an episode",
+    )
+    locomo.add_argument(
+        "--replay-observations",
+        action="store_true",
+        help="also memorize each session, a local endpoint answering with LoCoMo's observation facts about it",
+    )
 
     extract = kinds.add_parser("extract", help="extraction yield per mode against the configured LLM endpoint")
     extract.add_argument("--file", help="a text file to extract from")

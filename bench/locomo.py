@@ -9,6 +9,15 @@ turns of the top K items (turn level), and of its evidence sessions among their 
 model: a bare turn-vector index (exact cosine over "speaker: text", and over the raw text alone)
 and BM25 over the same two texts. `--profile NAME=JSON` also recalls with other arm weights (and,
 with a reranker configured, without it) in process, on the same graph; every figure names the model.
+
+`--as-documents` posts each session as one dated transcript document instead (a line per turn,
+"speaker: text", through POST /v1/documents, no LLM): recall then finds the documents' passages,
+and a passage counts as the turn whose line it lies in, read from its offsets.
+
+`--replay-observations` also memorizes every session through the production extraction path, with
+a local endpoint answering each with LoCoMo's own `observation` facts about it (bench/replay.py):
+the claim arm is then measured with facts of LLM quality, against the same graph without it (the
+profile "no claim arm"), and the replay's cost is printed beside the episodes' ingest time.
 """
 
 from __future__ import annotations
@@ -27,10 +36,12 @@ from pathlib import Path
 import numpy as np
 
 from app.memory import Memory
+from app.recall.render import RecallItem
 from app.recall.service import RecallRequest
-from app.settings import Settings
+from app.settings import LLMSettings, Settings
 from app.temporal.scope import TimeScope
-from bench.common import bench_settings, percentile, served_api, timed
+from bench.common import bench_settings, nullcontext, percentile, served_api, timed
+from bench.replay import ReplayLLM, observation_facts, replay_llm
 
 KS = (5, 10, 20, 40)
 LEADS = (("turn", 5), ("turn", 20), ("session", 5))  # printed after each conversation
@@ -60,6 +71,38 @@ def conversation_turns(conversation: dict) -> list[tuple[str, datetime, list[dic
         ]
         out.append((key, when, turns))
     return out
+
+
+def transcript(turns: list[dict]) -> tuple[str, list[tuple[int, int, str]]]:
+    """A session as one document: a line per turn, and each turn's line as (start, end, dia_id)."""
+    lines, spans, at = [], [], 0
+    for t in turns:
+        line = f"{t['speaker']}: {t['text']}"
+        lines.append(line)
+        spans.append((at, at + len(line), t["external_id"]))
+        at += len(line) + 1
+    return "\n".join(lines), spans
+
+
+class FoundTurns:
+    """The turns of recalled items, in order: a turn item names its own; a document passage counts as
+    the turn whose transcript line holds it (--as-documents)."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, list[tuple[int, int, str]]] = {}  # document id -> its turns' lines
+
+    def of(self, items: list[dict]) -> list[str]:
+        found: list[str] = []
+        for item in items:
+            p = item.get("provenance") or {}
+            if p.get("document_id"):
+                found += [t for a, b, t in self.lines.get(p["document_id"], []) if a < p["end"] and p["start"] < b]
+            else:
+                found += p.get("turn_ids", [])
+        return list(dict.fromkeys(found))
+
+    def of_items(self, items: list[RecallItem]) -> list[str]:
+        return self.of([{"provenance": vars(i.provenance)} for i in items if i.provenance])
 
 
 def evidence_ids(qa: dict) -> list[str]:
@@ -92,16 +135,36 @@ class Bm25:
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
+    if args.as_documents and args.replay_observations:
+        raise SystemExit("--replay-observations memorizes the sessions as episodes: leave out --as-documents")
     data = json.loads(Path(args.data).read_text())
+    replaying = replay_llm() if args.replay_observations else nullcontext()
+    with replaying as llm, bench_settings(settings, args.throwaway) as plain:
+        return measure(plain if llm is None else replayed(plain, llm), args, data, llm)
+
+
+def replayed(settings: Settings, llm: ReplayLLM) -> Settings:
+    """The bench's settings with the replay endpoint as the LLM (sessions are memorized while the
+    request waits, one at a time)."""
+    return settings.model_copy(
+        update={"llm": LLMSettings(base_url=llm.base_url, model="replay", structured_output="never")}
+    )
+
+
+def measure(s: Settings, args: argparse.Namespace, data: list[dict], llm: ReplayLLM | None) -> int:
     run_id = uuid.uuid4().hex[:6]
     results: dict[str, list[tuple[int, dict]]] = defaultdict(list)  # method -> [(category, {level@k: r})]
     latencies, server_ms = [], []
     recall_k20: list[float] = []  # the issue's measure: k = 20 with provenance, through REST
     floor_k20: list[float] = []  # one query embedding plus one bare vector-index query for 20 turns
     profiles = {name: json.loads(weights) for name, weights in (p.split("=", 1) for p in args.profile)}
+    if llm is not None:
+        profiles["no claim arm"] = {"claim_vector": 0.0}
     profile_ms: dict[str, list[float]] = defaultdict(list)
-    ingested = ingest_s = raw_s = 0.0
-    with bench_settings(settings, args.throwaway) as s, served_api(s) as http:
+    ingested = ingest_s = raw_s = replay_s = 0.0
+    replayed_facts = 0
+    found_turns = FoundTurns()
+    with served_api(s) as http:
         memory = Memory(s)
         encoder = memory.encoder  # the baselines embed with donto's own model
         reranker = memory.recall.reranker
@@ -116,18 +179,44 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             sessions = conversation_turns(sample["conversation"])
             started = time.perf_counter()
             turn_session, texts, speakers, ids = {}, [], [], []
+            session_ids = {}
             for key, when, turns in sessions:
-                body = {
-                    "session": {"external_id": key, "started_at": when.isoformat()},
-                    "turns": [{**t, "occurred_at": when.isoformat()} for t in turns],
-                }
-                http.post("/v1/episodes", json=body, headers=headers).raise_for_status()
+                if args.as_documents:
+                    text, lines = transcript(turns)
+                    posted = http.post(
+                        "/v1/documents",
+                        json={"text": text, "occurred_at": when.isoformat(), "external_id": key},
+                        headers=headers,
+                    )
+                    posted.raise_for_status()
+                    found_turns.lines[posted.json()["id"]] = lines
+                else:
+                    body = {
+                        "session": {"external_id": key, "started_at": when.isoformat()},
+                        "turns": [{**t, "occurred_at": when.isoformat()} for t in turns],
+                    }
+                    posted = http.post("/v1/episodes", json=body, headers=headers)
+                    posted.raise_for_status()
+                    session_ids[key] = posted.json()["session_id"]
                 for t in turns:
                     turn_session[t["external_id"]] = key
                     texts.append(t["text"])
                     speakers.append(t["speaker"])
                     ids.append(t["external_id"])
+            if args.as_documents:  # the passages' embeddings, as a recall would make them first
+                memory.claim_embeddings.drain(workspace)
             ingested, ingest_s = ingested + len(ids), ingest_s + time.perf_counter() - started
+            if llm is not None:
+                replay_started = time.perf_counter()
+                turn_text = dict(zip(ids, texts))
+                for key, _, _ in sessions:
+                    llm.facts = observation_facts(sample["observation"].get(f"{key}_observation") or {}, turn_text)
+                    replayed_facts += len(llm.facts)
+                    http.post(
+                        "/v1/memorize", json={"session_id": session_ids[key], "async": False}, headers=headers
+                    ).raise_for_status()
+                memory.claim_embeddings.drain(workspace)
+                replay_s += time.perf_counter() - replay_started
             print(
                 f"{sample['sample_id']}: {len(ids)} turns in {len(sessions)} sessions ingested in "
                 f"{time.perf_counter() - started:.1f} s [{model}]",
@@ -169,7 +258,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                         )
                     )
                 )
-                found = [tid for item in response.json()["items"] for tid in item["provenance"]["turn_ids"]]
+                found = found_turns.of(response.json()["items"])
                 by_profile = {}
                 for name, profile in profiles.items():
                     weights = {k: v for k, v in profile.items() if k != "rerank"}
@@ -184,7 +273,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                     t1 = time.perf_counter()
                     items = memory.recall.recall(workspace, request).items
                     profile_ms[name].append((time.perf_counter() - t1) * 1000)
-                    by_profile[f"donto {name}"] = [t for i in items if i.provenance for t in i.provenance.turn_ids]
+                    by_profile[f"donto {name}"] = found_turns.of_items(items)
                 q_vector = np.array(encoder.encode_query(question))
                 vector_found = [ids[i] for i in np.argsort(-(turn_vectors @ q_vector))[: max(KS)]]
                 raw_vector_found = [ids[i] for i in np.argsort(-(raw_turn_vectors @ q_vector))[: max(KS)]]
@@ -220,9 +309,16 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             )
     report(results, latencies, server_ms, model)
     print(
-        f"ingest: {ingested / ingest_s:.1f} turns/s over {ingested:.0f} turns, raw encode of the same turns "
-        f"{ingested / raw_s:.1f} turns/s (ratio {raw_s / ingest_s:.2f}) [{model}]"
+        f"ingest{' as documents' if args.as_documents else ''}: {ingested / ingest_s:.1f} turns/s over "
+        f"{ingested:.0f} turns, raw encode of the same turns {ingested / raw_s:.1f} turns/s "
+        f"(ratio {raw_s / ingest_s:.2f}) [{model}]"
     )
+    if llm is not None:
+        print(
+            f"replay: {replayed_facts} observation facts memorized in {replay_s:.1f} s "
+            f"({replayed_facts / replay_s:.1f} facts/s, embedded included), beside {ingest_s:.1f} s of episode "
+            f"ingest; {llm.requests} LLM requests [{model}]"
+        )
     recall_ms, floor_ms = [x * 1000 for x in recall_k20], [x * 1000 for x in floor_k20]
     print(
         f"recall k=20 with provenance (REST): p50 {statistics.median(recall_ms):.1f} ms, p95 "

@@ -5,7 +5,8 @@
 // and follow one another by NEXT, as a session's turns do; each carries the document's occurredAt.
 // Parameters: $workspace, $id, $external_id, $revision (integer), $previous_id (or null),
 //             $text, $sha256, $title, $source, $occurred_at (datetime or null), $recorded_at (datetime),
-//             $passages: list of {id, seq, text, start, end, dateFrom, dateTo, dateGranularity, dateTag,
+//             $passages: list of {id, seq, blockStart (where its line starts), speaker (a transcript
+//                                 line's, else null), text, start, end, dateFrom, dateTo, dateGranularity, dateTag,
 //                                 dateResolved, datePhrase}, in order
 // Returns: id, revision, sha256, occurredAt, passages (count)
 CREATE (d:Document {
@@ -26,7 +27,7 @@ CALL (d) {
 CALL (d) {
   UNWIND $passages AS ps
   CREATE (d)-[:HAS_PASSAGE]->(p:Passage:PendingEmbedding {
-    id: ps.id, workspace: $workspace, documentId: d.id, seq: ps.seq, text: ps.text, start: ps.start, end: ps.end,
+    id: ps.id, workspace: $workspace, documentId: d.id, seq: ps.seq, blockStart: ps.blockStart, speaker: ps.speaker, text: ps.text, start: ps.start, end: ps.end,
     dateFrom: ps.dateFrom, dateTo: ps.dateTo, dateGranularity: ps.dateGranularity,
     dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase,
     occurredAt: d.occurredAt, txFrom: $recorded_at

@@ -2,7 +2,8 @@
 // document_create would have: passages after one another by NEXT, waiting for the embedder, known
 // from the revision's recordedAt and, for a replaced revision, until it was replaced.
 // Parameters: $documents: list of {id, replacedAt (datetime or null),
-//             passages: list of {id, seq, text, start, end, dateFrom, dateTo, dateGranularity, dateTag,
+//             passages: list of {id, seq, blockStart (where its line starts), speaker (a transcript
+//                                 line's, else null), text, start, end, dateFrom, dateTo, dateGranularity, dateTag,
 //                                dateResolved, datePhrase}}
 // Returns: documents (count)
 UNWIND $documents AS row
@@ -13,7 +14,7 @@ WITH d, row
 CALL (d, row) {
   UNWIND row.passages AS ps
   CREATE (d)-[:HAS_PASSAGE]->(p:Passage:PendingEmbedding {
-    id: ps.id, workspace: d.workspace, documentId: d.id, seq: ps.seq, text: ps.text, start: ps.start, end: ps.end,
+    id: ps.id, workspace: d.workspace, documentId: d.id, seq: ps.seq, blockStart: ps.blockStart, speaker: ps.speaker, text: ps.text, start: ps.start, end: ps.end,
     dateFrom: ps.dateFrom, dateTo: ps.dateTo, dateGranularity: ps.dateGranularity,
     dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase,
     occurredAt: d.occurredAt, txFrom: d.recordedAt, txTo: row.replacedAt

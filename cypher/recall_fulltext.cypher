@@ -12,7 +12,7 @@
 //             $valid_at, $known_at (datetimes)
 // Returns: one row, rows: a list of {turnId (a turn's, or the turn of a turn's passage), passageId (a
 //          document's passage), place (the turn's {sessionExternalId, speaker}, or the document
-//          passage's {documentId}; null for a claim), claimId (a claim's), turnIds, score}, best first
+//          passage's {documentId, speaker}; null for a claim), claimId (a claim's), turnIds, score}, best first
 CALL db.index.fulltext.queryNodes('recall_search',
   '+workspace:"' + $workspace + '"^0 +(text:(' + $lucene + ') OR speaker:(' + $lucene + '))',
   {limit: $fulltext_candidates}) YIELD node, score

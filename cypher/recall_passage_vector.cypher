@@ -8,7 +8,7 @@
 // Returns: one row, rows: a list, best first, of {turnId, place, passageId, dated, score, searched}
 //          for a turn's passage and {passageId, place, dated, score, searched} for a document's
 //          place: where fusion weighs the hit: its turn's {sessionExternalId, speaker}, or the
-//          passage's {documentId}
+//          passage's {documentId, speaker}
 //          dated: the passage resolved a time expression
 //          searched: how many nearest the index gave before the time scope (all $candidates
 //          asked for means it may hold more: recall then asks again for more, see widened)
@@ -31,6 +31,6 @@ RETURN collect(CASE WHEN node.turnId IS NOT NULL
   THEN {turnId: node.turnId,
         place: head([(turn:Turn)-[:HAS_PASSAGE]->(node) | turn {.sessionExternalId, .speaker}]),
         passageId: node.id, dated: node.dateResolved, score: score, searched: searched}
-  ELSE {passageId: node.id, place: {documentId: node.documentId}, dated: node.dateResolved,
+  ELSE {passageId: node.id, place: {documentId: node.documentId, speaker: node.speaker}, dated: node.dateResolved,
         score: score, searched: searched}
   END) AS rows

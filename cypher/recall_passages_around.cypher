@@ -6,7 +6,8 @@
 // Parameters: $workspace, $strongest (passage ids whose neighbours are asked), $ids (passage ids
 //             whose details are asked)
 // Returns: one row: neighbours, a list of {id, previousId, nextId} (one per strongest passage), and
-//          passages, a list of {id, documentId, externalId, revision, title, text, start, end,
+//          passages, a list of {id, documentId, externalId, revision, title, speaker, seq, blockStart
+//          (where its line starts), text, start, end,
 //          occurredAt, datePhrase, dateTag (null unless the passage resolved a time expression)}
 CALL () {
   UNWIND $strongest AS passageId
@@ -22,6 +23,7 @@ CALL (neighbours) {
   MATCH (d:Document)-[:HAS_PASSAGE]->(p:Passage {id: passageId})
   WHERE p.workspace = $workspace
   RETURN collect({id: p.id, documentId: d.id, externalId: d.externalId, revision: d.revision, title: d.title,
+                  speaker: p.speaker, seq: p.seq, blockStart: p.blockStart,
                   text: p.text, start: p.start, end: p.end, occurredAt: d.occurredAt,
                   datePhrase: CASE WHEN p.dateResolved THEN p.datePhrase END,
                   dateTag: CASE WHEN p.dateResolved THEN p.dateTag END}) AS passages

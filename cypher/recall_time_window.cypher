@@ -6,7 +6,7 @@
 //             $valid_at, $known_at (datetimes)
 // Returns: one row, rows: a list of {turnId, place, score} (a turn) or {passageId, place, score} (a
 //          document's passage), best first
-//          place: where fusion weighs the hit: the turn's {sessionExternalId, speaker}, or {documentId}
+//          place: where fusion weighs the hit: the turn's {sessionExternalId, speaker}, or {documentId, speaker}
 CALL () {
   MATCH (t:Turn)
   WHERE t.workspace = $workspace AND t.occurredAt >= $window_from AND t.occurredAt < $window_to
@@ -29,4 +29,4 @@ WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC
 LIMIT $limit
 RETURN collect(CASE WHEN node:Turn THEN {turnId: node.id, place: node {.sessionExternalId, .speaker}, score: score}
-                    ELSE {passageId: node.id, place: {documentId: node.documentId}, score: score} END) AS rows
+                    ELSE {passageId: node.id, place: {documentId: node.documentId, speaker: node.speaker}, score: score} END) AS rows

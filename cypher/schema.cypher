@@ -109,6 +109,10 @@ CYPHER 25 CREATE VECTOR INDEX turn_context_embedding IF NOT EXISTS FOR (t:Turn) 
 CYPHER 25 CREATE VECTOR INDEX passage_embedding IF NOT EXISTS FOR (p:Passage) ON p.embedding WITH [p.workspace]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};
+// A registered document's passage in its context (the passage before it and itself; schema version 10).
+CYPHER 25 CREATE VECTOR INDEX passage_context_embedding IF NOT EXISTS FOR (p:Passage) ON p.contextEmbedding WITH [p.workspace]
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
 CYPHER 25 CREATE VECTOR INDEX claim_embedding IF NOT EXISTS FOR (c:Claim) ON c.embedding WITH [c.workspace]
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine',
                          `vector.quantization.enabled`: false}};

@@ -86,6 +86,8 @@ def populate(api: Api, llm: ScriptedLLM | None = None) -> dict[str, Any]:
     each object kind with valid times, every claim-to-claim link, evidence in a document and in a
     turn, a retraction, an episode, workspace settings, and (with an LLM) a finished and a queued job."""
     assert api.put("/v1/predicates/ceo_of", json={"cardinality": "one", "aliases": ["chief"]}).status_code == 200
+    registry = api.client.app.state.memory.predicates  # extraction's proposal of an alias, as a job makes one
+    assert registry.propose_aliases(api.workspace, [("chief_executive_of", "ceo_of", 0.93)], "job:test")
     doc = api.post("/v1/documents", json={"text": DOCUMENT, "title": "newsroom", "external_id": "apple"}).json()
     revised = api.post("/v1/documents", json={"text": DOCUMENT + " More.", "external_id": "apple"}).json()
     jane_at = DOCUMENT.index("Jane signs for Apple")
@@ -494,7 +496,7 @@ def _probes(memory: Memory, workspace: str) -> list[dict[str, Any]]:
     return memory.graph.read(
         lambda tx: tx.run(
             "MATCH (n) WHERE n.workspace = $w AND (n:Claim OR n:Turn OR n:Passage OR n:Session OR n:Observation "
-            "OR n:Understanding OR n:Subject OR n:PerspectiveVector) "
+            "OR n:Understanding OR n:Subject OR n:PerspectiveVector OR n:Document) "
             "RETURN coalesce(n.id, n.targetId) AS id, labels(n)[0] AS label, n.text AS text, "
             "n.embedding AS embedding, n.contextEmbedding AS context",
             w=workspace,
@@ -514,7 +516,7 @@ def _query_indexes(memory: Memory, probes: list[dict[str, Any]]) -> set[str]:
     found: set[str] = set()
     for probe in probes:
         words = " ".join(w for w in "".join(ch if ch.isalnum() else " " for ch in probe["text"] or "").split())
-        for index in ("recall_search", "session_text", "memory_text"):
+        for index in ("recall_search", "session_text", "memory_text", "document_text"):
             if words:
                 hits = memory.graph.read(
                     lambda tx, i=index, q=words: tx.run(
@@ -522,7 +524,8 @@ def _query_indexes(memory: Memory, probes: list[dict[str, Any]]) -> set[str]:
                     ).value()
                 )
                 found.update(hits)
-        vectors = [(vector_index.get(probe["label"]), probe["embedding"]), ("turn_context_embedding", probe["context"])]
+        context_index = "passage_context_embedding" if probe["label"] == "Passage" else "turn_context_embedding"
+        vectors = [(vector_index.get(probe["label"]), probe["embedding"]), (context_index, probe["context"])]
         for index, vector in vectors:
             if index and vector:
                 hits = memory.graph.read(
@@ -543,8 +546,11 @@ def test_a_purged_workspace_cannot_be_recalled_listed_fetched_walked_or_found_in
     api, other = Api(extracting, workspace), Api(extracting, fresh())
     facts = populate(api, llm)
     populate(other)  # the same texts and vectors, in another workspace
+    for embedded in (workspace, other.workspace):  # documents' passages get their vectors, to be probed with
+        memory.claim_embeddings.drain(embedded)
     other_before = export(memory, other.workspace)
     probes = _probes(memory, workspace)
+    assert {"Document", "Passage"} <= {p["label"] for p in probes if p["embedding"] or p["label"] == "Document"}
     purged_ids = {p["id"] for p in probes}
     assert purged_ids & _query_indexes(memory, probes)  # the probes find the workspace's nodes before
 

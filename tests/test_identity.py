@@ -189,3 +189,30 @@ def test_extraction_links_stated_identities_and_keys_alike_but_never_undoes_a_re
     assert again["summary"]["identityLinks"] == 0, again["summary"]
     assert identity(xapi, "jose")["keys"] == ["jose"]
     assert len(identity(xapi, "mel")["links"]) == 1
+
+
+def test_recall_follows_identity_links_to_what_was_said_under_another_key(api: Api, melanie):
+    def subjects(query: str) -> set[str]:
+        response = api.post("/v1/recall", json={"query": query, "k": 10, "arms": ["fulltext"]})
+        assert response.status_code == 200, response.text
+        return {i["subject"] for i in response.json()["items"]}
+
+    assert subjects("Tell me about Mel") == {"mel"}  # the full-text arm alone: "mel" is not "melanie"
+    retracted = link(api, "mel", "melanie")
+    assert {"mel", "melanie"} <= subjects("Tell me about Mel")
+    api.post(f"/v1/identity/links/{retracted['id']}/retract", json={"reason": "not her"})
+    assert subjects("Tell me about Mel") == {"mel"}  # a retracted link is not followed
+
+
+def test_entity_paths_with_identity_start_from_every_key_of_the_set(api: Api, melanie):
+    def ends(**params) -> set[str]:
+        response = api.get("/v1/entities/mel/paths", params={"max_hops": 1, **params})
+        assert response.status_code == 200, response.text
+        return {p["entities"][-1] for p in response.json()["paths"]}
+
+    link(api, "mel", "melanie")
+    assert ends() == {"charity-race"}
+    assert ends(identity="true") == {"charity-race", "sunsets"}
+    between = api.get("/v1/entities/mel/paths", params={"to": "sunsets", "identity": "true"}).json()["paths"]
+    assert [p["entities"] for p in between] == [["melanie", "sunsets"]]
+    assert api.get("/v1/entities/mel/paths", params={"to": "sunsets"}).json()["paths"] == []

@@ -613,7 +613,7 @@ def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remember
     memory.claim_embeddings.drain(workspace)
     vector = memory.encoder.encode_query(question)
     scope = TimeScope.now()
-    arms = list(ARMS.values())
+    arms = [arm for arm in ARMS.values() if "documents" not in arm.holds or "turns" in arm.holds]  # no documents here
     together = run_arms(memory.graph, arms, workspace, question, vector, 20, scope)
     assert together.holds == {"turns": True, "claims": True, "documents": False}
     for arm, rows in zip(arms, together.rows):

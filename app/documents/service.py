@@ -17,7 +17,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app.episodes.passages import capped, dated_passages, split_passages
+from app.episodes.passages import capped, dated_passages, line_passages, with_speakers
 from app.errors import NotFound
 from app.graph.client import GraphClient, next_transaction_time
 from app.ids import uuid7
@@ -66,10 +66,13 @@ class DocumentView:
 
 
 def document_passages(text: str, reference: datetime) -> list[dict[str, Any]]:
-    """The passages a revision is stored with, in order (`seq`), dated against `reference`."""
-    rows = dated_passages(capped(split_passages(text), text, MAX_PASSAGE_CHARS), reference)
-    for seq, row in enumerate(rows):
-        row["seq"] = seq
+    """The passages a revision is stored with, in order (`seq`), dated against `reference`, each with
+    its speaker where the text is a transcript (app/episodes/passages.speakers) and where its line starts."""
+    spoken = with_speakers(capped(line_passages(text), text, MAX_PASSAGE_CHARS), text)
+    rows = dated_passages([span for span, _ in spoken], reference)
+    for seq, (row, (span, speaker)) in enumerate(zip(rows, spoken)):
+        # blockStart: where the passage's line starts; recall hands back a line's passages as one item.
+        row["seq"], row["speaker"], row["blockStart"] = seq, speaker, text.rfind("\n", 0, span.start) + 1
     return rows
 
 

@@ -40,17 +40,20 @@ def reembed(
         sessions.update(t["sessionId"] for t in page)
         turns, passages, after = turns + len(turn_rows), passages + len(passage_rows), page[-1]["id"]
         report(f"  {turns} turns, {passages} passages")
-    for kind, query in (
-        ("claims", "claims_queue_all_for_embedding"),
-        ("document passages", "passages_queue_all_for_embedding"),
-    ):
+
+    def requeue(page: Callable[[str], dict], kind: str) -> None:
         queued, after = 0, ""
-        while True:
-            queued_page = graph.write_query(query, after=after, limit=CLAIM_PAGE)[0]
-            if not queued_page["queued"]:
-                break
+        while (queued_page := page(after))["queued"]:
             queued, after = queued + queued_page["queued"], queued_page["last"]
             report(f"  {queued} {kind} queued")
+
+    requeue(
+        lambda after: graph.write_query("claims_queue_all_for_embedding", after=after, limit=CLAIM_PAGE)[0], "claims"
+    )
+    requeue(
+        lambda after: graph.write_query("passages_queue_all_for_embedding", after=after, limit=CLAIM_PAGE)[0],
+        "document passages",
+    )
     claims = embed_claims()
     ordered = sorted(sessions)
     for start in range(0, len(ordered), PAGE):

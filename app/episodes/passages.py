@@ -153,3 +153,43 @@ def dated_passages(spans: list[Span], reference: datetime | date) -> list[dict[s
             }
         )
     return rows
+
+
+# A transcript's line: a speaker's name (one to three capitalised words) and a colon ("Caroline: ...").
+_LABEL = re.compile(r"^[ \t]*([A-Z][\w.'\u2019-]{0,30}(?: [A-Z][\w.'\u2019-]{0,30}){0,2})[ \t]*:[ \t]+\S", re.MULTILINE)
+_LINE = re.compile(r"[^\n]*")
+
+
+def speakers(text: str) -> list[tuple[int, int, str]]:
+    """The lines of a transcript (a chat export, minutes, an interview), each with who says it:
+    (start, end, speaker). A text is read as one when most of its lines start with a speaker's name
+    and a colon and some name comes back (a note's "Warning:" or "Step 1:" once does not make one);
+    otherwise no line has a speaker."""
+    lines = [(m.start(), m.end()) for m in _LINE.finditer(text) if text[m.start() : m.end()].strip()]
+    labelled = [(a, b, m[1]) for a, b in lines if (m := _LABEL.match(text, a, b))]
+    names = [name for _, _, name in labelled]
+    if len(labelled) < 2 or 2 * len(labelled) < len(lines) or len(set(names)) == len(names):
+        return []
+    return labelled
+
+
+def line_passages(text: str) -> list[Span]:
+    """split_passages line by line: a passage never runs over a line break, so a transcript's short
+    line ("Caroline: Nice!") stays its own rather than joining the line of someone else."""
+    out: list[Span] = []
+    for line in _LINE.finditer(text):
+        out += [Span(s.start + line.start(), s.end + line.start(), s.text) for s in split_passages(line.group())]
+    return out
+
+
+def with_speakers(spans: list[Span], text: str) -> list[tuple[Span, str | None]]:
+    """Each passage with the speaker of the transcript line it lies in (None outside one)."""
+    lines = speakers(text)
+    out: list[tuple[Span, str | None]] = []
+    i = 0
+    for span in spans:
+        while i < len(lines) and lines[i][1] <= span.start:
+            i += 1
+        inside = i < len(lines) and lines[i][0] <= span.start and span.end <= lines[i][1]
+        out.append((span, lines[i][2] if inside else None))
+    return out

@@ -88,15 +88,25 @@ class ExploreService:
         self.graph = graph
 
     def paths(
-        self, workspace: str, start: str, to: str | None, scope: TimeScope, max_hops: int = 2, limit: int = 50
+        self,
+        workspace: str,
+        start: str,
+        to: str | None,
+        scope: TimeScope,
+        max_hops: int = 2,
+        limit: int = 50,
+        identities: tuple[list[str], list[str] | None] | None = None,
     ) -> list[EntityPath]:
+        """Paths through claims from `start` (to `to`, or to every entity within `max_hops`). Given
+        `identities`, the identity sets of both (IdentityService.keys), from and to any of their keys."""
         if not 1 <= max_hops <= MAX_HOPS:
             raise InvalidInput(f"max_hops is between 1 and {MAX_HOPS}", field="max_hops")
         params = dict(workspace=workspace, max_hops=max_hops, limit=limit, **scope.params())
+        starts, finishes = identities or ([start], None if to is None else [to])
         if to is None:
-            rows = self.graph.read_query("entity_paths_from", **params, **{"from": start})
+            rows = self.graph.read_query("entity_paths_from", **params, **{"from": starts})
         else:
-            rows = self.graph.read_query("entity_paths_between", **params, **{"from": start, "to": to})
+            rows = self.graph.read_query("entity_paths_between", **params, **{"from": starts, "to": finishes or [to]})
         if not rows:  # no path, or no such entity: say which, as the profile does
             for field, key in (("key", start), ("to", to)):
                 if key is not None and not self.graph.read_query("entity_exists", workspace=workspace, key=key):

@@ -70,6 +70,7 @@ VECTOR_INDEXES: dict[str, tuple[str, ...]] = {
     "turn_embedding": ("workspace",),
     "turn_context_embedding": ("workspace",),
     "passage_embedding": ("workspace",),
+    "passage_context_embedding": ("workspace",),
     "claim_embedding": ("workspace",),
     "perspective_embedding": ("workspace", "model"),
     "subject_embedding": ("workspace",),

@@ -68,10 +68,18 @@ class ClaimEmbeddings:
             pending = self.graph.read_query("claims_pending_embedding", workspace=workspace, limit=limit)
             if not pending:
                 break
-            vectors = self.encoder.encode([p["text"] for p in pending])
-            for kind, query in (("claim", "claims_set_embedding"), ("passage", "passages_set_embedding")):
-                rows = [{"id": p["id"], "embedding": v} for p, v in zip(pending, vectors) if p["kind"] == kind]
-                if rows:
-                    self.graph.write_query(query, rows=rows)
+            contexts = [p for p in pending if p["context"] is not None]
+            vectors = self.encoder.encode([p["text"] for p in pending] + [p["context"] for p in contexts])
+            context_of = {p["id"]: v for p, v in zip(contexts, vectors[len(pending) :])}
+            claims = [{"id": p["id"], "embedding": v} for p, v in zip(pending, vectors) if p["kind"] == "claim"]
+            passages = [
+                {"id": p["id"], "embedding": v, "contextEmbedding": context_of.get(p["id"])}
+                for p, v in zip(pending, vectors)
+                if p["kind"] == "passage"
+            ]
+            if claims:
+                self.graph.write_query("claims_set_embedding", rows=claims)
+            if passages:
+                self.graph.write_query("passages_set_embedding", rows=passages)
             done += len(pending)
         return done

@@ -290,7 +290,9 @@ class MemorizeService:
         new_claims = [draft.claim for draft in drafts]
         single_valued = self._adopt_single_valued(job.workspace, result.facts, new_claims, aligned)
         proposals = self._propose_aliases(job, new_claims, aligned)
+        found_again = self._restated(job.workspace, drafts)  # fact index -> the claim it states again
         same_as = self._paraphrases(job.workspace, new_claims)  # fact index -> a claim id or an earlier fact
+        same_as = {i: target for i, target in same_as.items() if i not in found_again}
         held_opposites, opposites = self._opposites(job.workspace, new_claims)
         ids: list[str | None] = [None] * len(result.facts)
         created: list[bool] = [False] * len(result.facts)
@@ -298,6 +300,9 @@ class MemorizeService:
         for layer in _layers(result.facts, same_as, opposites):
             batch = []
             for i in layer:
+                if i in found_again:  # a claim that holds already: found again, as one of the same content key is
+                    ids[i] = found_again[i]
+                    continue
                 if i in same_as:  # corroborates a claim: written already, or by the earlier fact it restates
                     target = same_as[i]
                     ids[i] = target if isinstance(target, str) else ids[target]
@@ -359,6 +364,30 @@ class MemorizeService:
             "tokensEstimated": usage.estimated,
             "passesFailed": sum(1 for r in result.passes if r.error),
         }
+
+    def _restated(self, workspace: str, drafts: list[_Draft]) -> dict[int, str]:
+        """Facts stated with no time of their own that a live claim of the same content, holding when
+        they were said, already records (not for single-valued predicates: see claims_restated)."""
+        single = {
+            name for p in self.predicates.list(workspace) if p.cardinality == "one" for name in (p.name, *p.aliases)
+        }
+        facts = [
+            {
+                "index": i,
+                "subject": d.claim.subject,
+                "predicate": d.claim.predicate,
+                "object": d.claim.object_text,
+                "objectKind": "literal" if d.claim.object_literal else "entity",
+                "context": d.claim.context,
+                "saidAt": d.said_at,
+            }
+            for i, d in enumerate(drafts)
+            if not d.dated and d.claim.predicate not in single
+        ]
+        if not facts:
+            return {}
+        rows = self.graph.read_query("claims_restated", workspace=workspace, facts=facts)
+        return {r["index"]: r["id"] for r in rows if r["id"] is not None}
 
     def _adopt_single_valued(
         self, workspace: str, facts: list[FoundFact], claims: list[NewClaim], aligned: dict[str, str]
@@ -526,13 +555,16 @@ class MemorizeService:
             valid_to=valid_to,
             evidence=evidence,
         )
-        return _Draft(claim, unresolved)
+        said_at = source.said_at_of(found)
+        return _Draft(claim, unresolved, said_at, valid_from != said_at or valid_to is not None)
 
 
 @dataclass(frozen=True)
 class _Draft:
     claim: NewClaim
     unresolved: list[str]  # the fact's stated times donto could not resolve (kept as stated on the job)
+    said_at: datetime  # when the words it rests on were written or said
+    dated: bool  # its valid time is one the text states (not only when it was said)
 
 
 def valid_times(

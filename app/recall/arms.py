@@ -7,19 +7,21 @@ switched on and off by name like the arms."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
 from typing import Any
 
 from app.errors import IndexUnavailable
 from app.graph.client import GraphClient
-from app.recall.lucene import lucene_query
+from app.recall.lucene import STOPWORDS, lucene_query
 from app.temporal.phrases import resolve_time_expressions
 from app.temporal.scope import TimeScope
 
 log = logging.getLogger(__name__)
+_WORDS = re.compile(r"[\w']+", re.UNICODE)
 
 # Candidates the full-text arm ranks before the workspace and time scope filter them down to its limit.
 CANDIDATES_PER_RESULT = 4
@@ -58,6 +60,13 @@ ARMS: dict[str, Arm] = {
             uses_vector=True,
             holds=("turns",),
             index="turn_context_embedding",
+        ),
+        Arm(
+            "passage_context_vector",
+            query="recall_passage_context_vector",
+            uses_vector=True,
+            holds=("documents",),
+            index="passage_context_embedding",
         ),
         Arm("claim_vector", query="recall_claim_vector", uses_vector=True, holds=("claims",), index="claim_embedding"),
         Arm("fulltext", query="recall_fulltext", uses_vector=False, holds=(), index="recall_search"),
@@ -124,6 +133,25 @@ class ArmsFound:
     rows: list[list[dict[str, Any]]]  # each arm's, in the order asked
     holds: dict[str, bool]  # {"turns": ..., "claims": ..., "documents": ...}
     unavailable: tuple[str, ...] = ()  # arms left out: their index is being built or missing
+    linked: dict[str, list[str]] = field(default_factory=dict)  # a key the question names -> keys SAME_AS it
+
+
+MAX_MENTIONS = 200  # candidate entity keys a question is looked up as
+
+
+def mentions(question: str) -> list[str]:
+    """The entity keys a question may name: its words, and runs of two and three of them, as keys
+    are made (lower case, joined by '-'); one-letter words and stop words alone are left out."""
+    words = [w.strip("'").lower() for w in _WORDS.findall(question)]
+    words = [w for w in words if w]
+    keys: list[str] = []
+    for size in (1, 2, 3):
+        for i in range(len(words) - size + 1):
+            run = words[i : i + size]
+            if size == 1 and (len(run[0]) < 2 or run[0] in STOPWORDS):
+                continue
+            keys.append("-".join(run))
+    return list(dict.fromkeys(keys))[:MAX_MENTIONS]
 
 
 def run_arms(
@@ -134,6 +162,7 @@ def run_arms(
     vector: list[float] | None,
     limit: int,
     scope: TimeScope,
+    follow_identity: bool = True,
 ) -> ArmsFound:
     """Each arm's ranked rows for the question, best first (at most `limit`), all arms and what the
     workspace holds in one statement. A vector arm the time scope left short asks again for more
@@ -141,6 +170,7 @@ def run_arms(
     or `donto reembed` rebuilding it) is left out, and named in `unavailable`, rather than failing
     the whole recall."""
     params: dict[str, Any] = {"workspace": workspace, **scope.params()}
+    params["mentions"] = mentions(question) if follow_identity else []
     firing = []
     for arm in arms:
         own = arm_params(arm, question, vector, limit, scope)
@@ -151,7 +181,9 @@ def run_arms(
     unavailable: list[str] = []
     while True:
         try:
-            found = graph.read_lists(["recall_workspace_holds", *(arm.query for arm in firing)], **params)
+            found = graph.read_lists(
+                ["recall_workspace_holds", "recall_identity", *(arm.query for arm in firing)], **params
+            )
             break
         except IndexUnavailable as exc:
             waiting = [arm for arm in firing if arm.index == exc.index]
@@ -161,6 +193,7 @@ def run_arms(
             unavailable += [arm.name for arm in waiting]
             firing = [arm for arm in firing if arm not in waiting]
     holds = found.pop("recall_workspace_holds")[0]
+    linked = {row["key"]: list(row["linked"]) for row in found.pop("recall_identity")}
     for arm in firing:
         if arm.uses_vector and not arm.needs_time:
             # An arm that found nothing says nothing of what the index holds (the time scope may have
@@ -171,7 +204,7 @@ def run_arms(
                 found[arm.query],
                 when_empty=not arm.holds or any(holds[kind] for kind in arm.holds),
             )
-    return ArmsFound([found.get(arm.query, []) for arm in arms], holds, tuple(unavailable))
+    return ArmsFound([found.get(arm.query, []) for arm in arms], holds, tuple(unavailable), linked)
 
 
 def widened(

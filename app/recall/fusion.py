@@ -102,12 +102,12 @@ def credit_groups(
 
 def boost_speakers(ranking: list[Candidate], places: Places, question: str, recipe: Recipe) -> list[Candidate]:
     """Questions name the person they are about ("What does Melanie paint?"); what she says
-    rarely names her. A turn said by someone the question names (any word of the speaker's name
-    longer than two letters) has its score multiplied."""
+    rarely names her. A turn (or a transcript's passage) said by someone the question names (any
+    word of the speaker's name longer than two letters) has its score multiplied."""
     words = {w.lower() for w in re.findall(r"\w+", question)}
     for c in ranking:
-        if c.kind == "turn" and c.id in places:
-            names = {w.lower() for w in re.findall(r"\w+", places[c.id]["speaker"] or "") if len(w) > 2}
+        if c.kind in UNITS and c.id in places:
+            names = {w.lower() for w in re.findall(r"\w+", places[c.id].get("speaker") or "") if len(w) > 2}
             if names & words:
                 c.score *= recipe.speaker_boost
     return ranked(ranking)
@@ -143,3 +143,31 @@ def add_neighbours(ranking: list[Candidate], places: Places, recipe: Recipe, can
                 c.arms["neighbours"] = c.score
                 candidates[(hit.kind, neighbour)] = c
     return ranked(candidates.values())
+
+
+def chosen_items(ranking: list[Candidate], k: int, runs: Mapping[str, tuple[str, int]]) -> list[list[Candidate]]:
+    """The best `k` items, each a list of candidates: one turn or claim, or a run of a document's
+    passages. A passage joins the item of a better one when both lie in one line of one document and
+    it comes just before or after the run the item holds (`runs`: passage id -> (document id and
+    line, seq)), so a line's sentences come back as one item rather than crowding out other evidence."""
+    items: list[list[Candidate]] = []
+    open_runs: dict[str, list[tuple[int, int, list[Candidate]]]] = {}  # line -> (first seq, last seq, item)
+    for c in ranking:
+        line = runs.get(c.id) if c.kind == "passage" else None
+        if line is not None:
+            key, seq = line[0], line[1]
+            merged = False
+            for i, (first, last, item) in enumerate(open_runs.get(key, [])):
+                if seq in (first - 1, last + 1):
+                    item.append(c)
+                    open_runs[key][i] = (min(first, seq), max(last, seq), item)
+                    merged = True
+                    break
+            if merged:
+                continue
+        if len(items) == k:
+            break
+        items.append([c])
+        if line is not None:
+            open_runs.setdefault(line[0], []).append((line[1], line[1], items[-1]))
+    return items

@@ -16,6 +16,7 @@ class Recipe:
             "turn_vector": 1.0,
             "passage_vector": 1.0,
             "exchange_vector": 1.0,
+            "passage_context_vector": 1.0,
             "claim_vector": 1.0,
             "fulltext": 1.0,
             "session_fulltext": 1.0,

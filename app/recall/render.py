@@ -4,7 +4,7 @@ budget. Pure: the turn and claim details come in as the recall queries returned 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -57,21 +57,23 @@ def turn_item(c: Candidate, turn: Mapping[str, Any], with_provenance: bool) -> R
     )
 
 
-def passage_item(c: Candidate, passage: Mapping[str, Any], with_provenance: bool) -> RecallItem:
-    """A registered document's passage: what the document says there, dated as a turn is (the
-    document's date, and the date the passage's own time expression resolved to)."""
-    tags = [date_label(to_native(passage["occurredAt"]))] if passage["occurredAt"] else []
-    tags += [f"{passage['datePhrase']}: {passage['dateTag']}"] if passage["datePhrase"] else []
+def passage_item(c: Candidate, run: Sequence[Mapping[str, Any]], with_provenance: bool) -> RecallItem:
+    """A run of a registered document's passages in one line: what the document says there (or, in a
+    transcript, who said it), dated as a turn is (the document's date, and the dates the passages' own
+    time expressions resolved to). Its offsets span the run: text[start:end] of that revision."""
+    run = sorted(run, key=lambda p: p["start"])
+    first = run[0]
+    tags = [date_label(to_native(first["occurredAt"]))] if first["occurredAt"] else []
+    tags += list(dict.fromkeys(f"{p['datePhrase']}: {p['dateTag']}" for p in run if p["datePhrase"]))
     prefix = f"[{'; '.join(tags)}] " if tags else ""
     provenance = Provenance(
-        [], None, [], None, passage["documentId"], passage["revision"], passage["start"], passage["end"],
-        passage["title"],
-    )  # fmt: skip
+        [], None, [], None, first["documentId"], first["revision"], first["start"], run[-1]["end"], first["title"]
+    )
     return RecallItem(
-        subject=passage["title"] or passage["externalId"] or "document",
-        predicate="says",
+        subject=first["speaker"] or first["title"] or first["externalId"] or "document",
+        predicate="said" if first["speaker"] else "says",
         object=None,
-        text=prefix + passage["text"],
+        text=prefix + " ".join(p["text"] for p in run),
         source=c.source,
         provenance=provenance if with_provenance else None,
     )

@@ -11,6 +11,7 @@ steps in order and fetches what they need."""
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from app.walk.service import POTENTIALLY_STALE, UNVERIFIED, ClaimStatus, WalkSer
 
 DRAIN_BEFORE_RECALL = 2048  # claims a recall embeds itself before searching
 # The arms that find claims or document passages only once the embedder has been by.
-EMBEDDED_ARMS = ("claim_vector", "fulltext", "passage_vector", "time_window")
+EMBEDDED_ARMS = ("claim_vector", "fulltext", "passage_vector", "passage_context_vector", "time_window")
 
 
 @dataclass(frozen=True)
@@ -106,9 +107,22 @@ class RecallService:
             and (found.holds["claims"] or found.holds["documents"])
             and self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)
         ):
-            again = run_arms(self.graph, [ARMS[n] for n in embedded_arms], workspace, question, vector, per_arm, scope)
+            again = run_arms(
+                self.graph, [ARMS[n] for n in embedded_arms], workspace, question, vector, per_arm, scope, False
+            )
             for name, rows in zip(embedded_arms, again.rows):
                 found.rows[names.index(name)] = rows
+        # Identity: keys linked (SAME_AS) to those the question names count as named too. The full-text
+        # arm is asked again with their words, and the speakers' step reads them.
+        if also := identity_words(question, found.linked):
+            question = f"{question} {also}"
+            lexical = [n for n in ("fulltext",) if n in names and n not in found.unavailable]
+            if lexical:
+                again = run_arms(
+                    self.graph, [ARMS[n] for n in lexical], workspace, question, None, per_arm, scope, False
+                )
+                for name, rows in zip(lexical, again.rows):
+                    found.rows[names.index(name)] = rows
         candidates: fusion.Candidates = {}
         for name, rows in zip(names, found.rows):  # fused in recipe order, so ties break the same way every time
             fusion.fuse(candidates, name, recipe.weights[name], rows, recipe)
@@ -122,7 +136,7 @@ class RecallService:
         if groups:
             ranking = fusion.credit_groups(ranking, places, groups)
         if recipe.speaker_boost != 1.0:
-            ranking = fusion.boost_speakers(ranking, places, request.query, recipe)
+            ranking = fusion.boost_speakers(ranking, places, question, recipe)
         if recipe.session_share:
             ranking = fusion.weigh_groups(ranking, places, recipe)
         # One read for the strongest units' neighbours and the details of every unit that can be chosen
@@ -138,19 +152,27 @@ class RecallService:
             turns.update(self._by_id(workspace, "recall_turns", top))
             ranking = self.reranker.rerank(request.query, ranking, turns)
 
-        chosen = ranking[: request.k]
+        # A document line's passages come back as one item: where each passage lies is in its details.
+        unread = [c.id for c in ranking[: 2 * request.k] if c.kind == "passage" and c.id not in passages]
+        passages.update(self._passages(workspace, unread))
+        runs = {i: (f"{p['documentId']}:{p['blockStart']}", p["seq"]) for i, p in passages.items()}
+        picked = fusion.chosen_items(ranking, request.k, runs)
+        chosen = [item[0] for item in picked]
         turns.update(
             self._by_id(workspace, "recall_turns", [c.id for c in chosen if c.kind == "turn" and c.id not in turns])
+        )
+        passages.update(
+            self._passages(workspace, [c.id for c in chosen if c.kind == "passage" and c.id not in passages])
         )
         claims = self._by_id(workspace, "recall_claims", [c.id for c in chosen if c.kind == "claim"])
         with_provenance = request.include_provenance
         items = [
-            turn_item(c, turns[c.id], with_provenance)
-            if c.kind == "turn"
-            else passage_item(c, passages[c.id], with_provenance)
-            if c.kind == "passage"
-            else claim_item(c, claims[c.id], with_provenance)
-            for c in chosen
+            turn_item(group[0], turns[group[0].id], with_provenance)
+            if group[0].kind == "turn"
+            else passage_item(group[0], [passages[c.id] for c in group], with_provenance)
+            if group[0].kind == "passage"
+            else claim_item(group[0], claims[group[0].id], with_provenance)
+            for group in picked
         ]
         self._attach_states(workspace, chosen, items, request.scope, with_provenance)
         if request.max_tokens is not None:
@@ -173,26 +195,34 @@ class RecallService:
         places.update(self._by_id(workspace, "recall_turn_places", unplaced))
         return places
 
+    def _passages(self, workspace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Document passages' details by id (recall_passages_around, asked for no neighbours)."""
+        if not ids:
+            return {}
+        around = self.graph.read_query("recall_passages_around", workspace=workspace, strongest=[], ids=list(ids))
+        return {p["id"]: p for p in around[0]["passages"]}
+
     def _around(
         self, workspace: str, strongest: Sequence[Candidate], best: Sequence[Candidate], scope: TimeScope
     ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
         """The strongest units' neighbours ({id: {previousId, nextId}}), and the details of the best
         units and those neighbours: turns by id, document passages by id."""
         neighbours: dict[str, dict[str, Any]] = {}
-        details: dict[str, dict[str, dict[str, Any]]] = {"turn": {}, "passage": {}}
-        for kind, query, column in (
-            ("turn", "recall_turns_around", "turns"),
-            ("passage", "recall_passages_around", "passages"),
-        ):
-            strong = [c.id for c in strongest if c.kind == kind]
-            ids = [c.id for c in best if c.kind == kind]
-            if not strong and not ids:
-                continue
-            params = scope.params() if kind == "turn" else {}
-            around = self.graph.read_query(query, workspace=workspace, strongest=strong, ids=ids, **params)[0]
+        turns: dict[str, dict[str, Any]] = {}
+        passages: dict[str, dict[str, Any]] = {}
+        strong, ids = [c.id for c in strongest if c.kind == "turn"], [c.id for c in best if c.kind == "turn"]
+        if strong or ids:
+            around = self.graph.read_query(
+                "recall_turns_around", workspace=workspace, strongest=strong, ids=ids, **scope.params()
+            )[0]
             neighbours.update({n["id"]: n for n in around["neighbours"]})
-            details[kind] = {d["id"]: d for d in around[column]}
-        return neighbours, details["turn"], details["passage"]
+            turns = {t["id"]: t for t in around["turns"]}
+        strong, ids = [c.id for c in strongest if c.kind == "passage"], [c.id for c in best if c.kind == "passage"]
+        if strong or ids:  # a document passage's neighbours are in its revision, so in the hit's time scope
+            around = self.graph.read_query("recall_passages_around", workspace=workspace, strongest=strong, ids=ids)[0]
+            neighbours.update({n["id"]: n for n in around["neighbours"]})
+            passages = {p["id"]: p for p in around["passages"]}
+        return neighbours, turns, passages
 
     def _by_id(self, workspace: str, query: str, ids: Sequence[str], **params: Any) -> dict[str, dict[str, Any]]:
         """The rows of `query` (recall_turns, recall_turn_places, recall_claims) for `ids`, by id."""
@@ -224,6 +254,13 @@ class RecallService:
             if p is not None and p.claim_ids:
                 worst = [statuses[i].status for i in p.claim_ids if i in statuses]
                 p.status = POTENTIALLY_STALE if POTENTIALLY_STALE in worst else UNVERIFIED
+
+
+def identity_words(question: str, linked: Mapping[str, Sequence[str]]) -> str:
+    """The words of keys linked to those the question names that the question does not hold already."""
+    held = {w.lower() for w in re.findall(r"\w+", question)}
+    words = [w for keys in linked.values() for key in keys for w in re.findall(r"\w+", key) if w.lower() not in held]
+    return " ".join(dict.fromkeys(words))
 
 
 def claim_state(status: ClaimStatus) -> str:

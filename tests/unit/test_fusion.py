@@ -8,6 +8,7 @@ from app.recall.fusion import (
     Candidate,
     add_neighbours,
     boost_speakers,
+    chosen_items,
     credit_groups,
     fuse,
     ranked,
@@ -134,3 +135,13 @@ def test_asking_for_some_arms_switches_the_steps_off_unless_named():
     only = DEFAULT.only(["fulltext", "neighbours"])
     assert set(only.weights) == {"fulltext"} and only.neighbours_of == DEFAULT.neighbours_of
     assert only.session_share == 0.0 and only.speaker_boost == 1.0
+
+
+def test_a_lines_adjacent_passages_come_back_as_one_item_and_free_their_slots():
+    ranking = [Candidate("passage", "a2"), Candidate("turn", "t1"), Candidate("passage", "a3"),
+               Candidate("passage", "a5"), Candidate("passage", "b1"), Candidate("turn", "t2")]  # fmt: skip
+    runs = {"a2": ("d:0", 2), "a3": ("d:0", 3), "a5": ("d:0", 5), "b1": ("d:90", 6)}
+    items = chosen_items(ranking, 3, runs)
+    # a3 joins a2 (the next passage of its line); a5 is not next to the run, so it is an item of its own
+    assert [[c.id for c in item] for item in items] == [["a2", "a3"], ["t1"], ["a5"]]
+    assert [[c.id for c in item] for item in chosen_items(ranking, 5, runs)][3:] == [["b1"], ["t2"]]

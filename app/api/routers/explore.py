@@ -44,10 +44,21 @@ def entity_paths(
     to: Annotated[str | None, Query(max_length=512)] = None,
     max_hops: Annotated[int, Query(ge=1, le=MAX_HOPS)] = 2,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    identity: Annotated[
+        bool, Query(description="from (and to) every key linked to the entity (SAME_AS) as known at known_at")
+    ] = False,
 ) -> EntityPathsOut:
     """Paths from an entity (to another, or to every entity within `max_hops`) through claims; 404
-    naming `key` or `to` when the workspace holds no such entity."""
-    paths = memory.explore.paths(workspace, key, to, scope, max_hops, limit)
+    naming `key` or `to` when the workspace holds no such entity. With `identity`, paths from any key
+    of its identity set (to any of `to`'s)."""
+    identities = None
+    if identity:
+        known_at = scope.known_at
+        identities = (
+            memory.identity.keys(workspace, key, known_at),
+            None if to is None else memory.identity.keys(workspace, to, known_at),
+        )
+    paths = memory.explore.paths(workspace, key, to, scope, max_hops, limit, identities)
     return EntityPathsOut.model_validate(
         {"from": key, "to": to, "paths": [EntityPathOut.model_validate(p) for p in paths]}
     )
