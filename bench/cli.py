@@ -55,6 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         help="also memorize each session, a local endpoint answering with LoCoMo's observation facts about it",
     )
 
+    state = kinds.add_parser("claim-state", help="what a claim item's state (the premise walk) costs a recall")
+    state.add_argument("--data", required=True, help="a LoCoMo JSON file: its observations become claims")
+    state.add_argument("--conversations", type=at_least_one, default=2)
+    state.add_argument("--k", type=at_least_one, default=20)
+
     extract = kinds.add_parser("extract", help="extraction yield per mode against the configured LLM endpoint")
     extract.add_argument("--file", help="a text file to extract from")
     extract.add_argument("--data", help="a LoCoMo JSON file: its first conversation's first sessions")

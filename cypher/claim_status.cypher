@@ -45,15 +45,21 @@ WITH c, p, depth, path, retracted, ended, premiseCount,
 WITH c, p, depth, path, retracted, ended, premiseCount,
      CASE WHEN decl IS NULL THEN [p.predicate] ELSE [decl.name] + coalesce(decl.aliases, []) END AS family,
      coalesce(decl.cardinality, 'many') AS cardinality
+// Only a single-valued predicate has later values: a 'many' one's claims of the same subject (an
+// agent's hundreds of "noted" facts about one person) are never read.
 CALL (p, family, cardinality) {
+  WITH p, family, cardinality WHERE cardinality = 'one'
   OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: p.subject})
   USING INDEX q:Claim(workspace, subject, predicate)
-  WHERE cardinality = 'one' AND q.predicate IN family
+  WHERE q.predicate IN family
     AND (q.object <> p.object OR q.objectKind <> p.objectKind)
     AND q.validFrom IS NOT NULL AND (p.validFrom IS NULL OR q.validFrom > p.validFrom)
     AND q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
     AND q.validFrom <= $valid_at AND (q.validTo IS NULL OR q.validTo > $valid_at)
   RETURN collect(q.id) AS newerValues
+  UNION
+  WITH cardinality WHERE cardinality <> 'one'
+  RETURN [] AS newerValues
 }
 CALL (p) {
   OPTIONAL MATCH (q:Claim)-[:SUPERSEDES]->(p)

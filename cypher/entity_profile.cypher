@@ -28,14 +28,18 @@ WITH direction, c,
      CASE WHEN decl IS NULL THEN [c.predicate] ELSE [decl.name] + coalesce(decl.aliases, []) END AS family,
      coalesce(decl.cardinality, 'many') AS cardinality,
      (c.validFrom IS NULL OR c.validFrom <= $valid_at) AND (c.validTo IS NULL OR c.validTo > $valid_at) AS valid
-CALL (c, family, cardinality) {
+CALL (c, family, cardinality) {  // only a single-valued predicate has later values (as in claim_status)
+  WITH c, family, cardinality WHERE cardinality = 'one'
   OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: c.subject})
-  WHERE cardinality = 'one' AND q.predicate IN family
+  WHERE q.predicate IN family
     AND (q.object <> c.object OR q.objectKind <> c.objectKind)
     AND q.validFrom IS NOT NULL AND (c.validFrom IS NULL OR q.validFrom > c.validFrom)
     AND q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
     AND q.validFrom <= $valid_at AND (q.validTo IS NULL OR q.validTo > $valid_at)
   RETURN collect(q.id) AS newerValues
+  UNION
+  WITH cardinality WHERE cardinality <> 'one'
+  RETURN [] AS newerValues
 }
 WITH direction, c, valid, newerValues +
      [(q:Claim)-[:SUPERSEDES]->(c) WHERE q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
