@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         help="also memorize each session, a local endpoint answering with LoCoMo's observation facts about it",
     )
 
+    kinds.add_parser("aliases", help="where extraction's alias threshold falls among predicate pairs (no Neo4j)")
+
     state = kinds.add_parser("claim-state", help="what a claim item's state (the premise walk) costs a recall")
     state.add_argument("--data", required=True, help="a LoCoMo JSON file: its observations become claims")
     state.add_argument("--conversations", type=at_least_one, default=2)

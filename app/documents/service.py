@@ -118,7 +118,9 @@ class DocumentService:
             )[0]
             return _revision(row, created=True)
 
-        return self.graph.write(work, name="document_register")
+        # A long text's passages take their time to write (about 4,000 a second on 2 cores): the
+        # transaction gets the query timeout and a second more for every thousand passages.
+        return self.graph.write(work, name="document_register", timeout_s=self.graph.timeout + len(passages) / 1000)
 
     def get(self, workspace: str, document_id: str) -> DocumentView:
         rows = self.graph.read_query("document_get", workspace=workspace, id=document_id)
@@ -164,7 +166,13 @@ class DocumentService:
                 }
                 for d in page
             ]
-            done += self.graph.write_query("documents_passages_write", documents=documents)[0]["documents"]
+            passages = sum(len(d["passages"]) for d in documents)
+            written = self.graph.write(
+                lambda tx, page=documents: self.graph.run(tx, "documents_passages_write", documents=page),
+                name="documents_passages_write",
+                timeout_s=self.graph.timeout + passages / 1000,  # as register's
+            )
+            done += written[0]["documents"]
             if report:
                 report(f"  {done} documents given passages")
         return done
