@@ -71,7 +71,13 @@ def test_a_refused_redeclaration_leaves_the_predicate_as_it_was(ceo: Api):
 def test_declaring_the_same_definition_again_is_idempotent(ceo: Api):
     again = declare(ceo, "ceo_of", aliases=["chief"])
     assert again.status_code == 200, again.text
-    assert again.json() == {"name": "ceo_of", "cardinality": "one", "aliases": ["chief"]}
+    assert again.json() == {
+        "name": "ceo_of",
+        "cardinality": "one",
+        "aliases": ["chief"],
+        "declared_by": "user",
+        "proposed_aliases": [],
+    }
     assert registry(ceo) == {"ceo_of": ("one", ["chief"])}
 
 

@@ -285,12 +285,16 @@ class MemorizeService:
         return _Source("\n".join(parts), segments, said[0] if said else utc_now(), context)
 
     def _write(self, job: ClaimedJob, source: _Source, result: ExtractionResult) -> dict[str, Any]:
-        aligned = self._predicate_names(job.workspace)
+        registry = self.predicates.list(job.workspace)
+        aligned = {name: p.name for p in registry for name in (*reversed(p.aliases), p.name)}  # alias -> its name
         drafts = [self._claim(f, source, aligned) for f in result.facts]
         new_claims = [draft.claim for draft in drafts]
         single_valued = self._adopt_single_valued(job.workspace, result.facts, new_claims, aligned)
+        single = {name for p in registry if p.cardinality == "one" for name in (p.name, *p.aliases)} | set(
+            single_valued
+        )
         proposals = self._propose_aliases(job, new_claims, aligned)
-        found_again = self._restated(job.workspace, drafts)  # fact index -> the claim it states again
+        found_again = self._restated(job.workspace, drafts, single)  # fact index -> the claim it states again
         same_as = self._paraphrases(job.workspace, new_claims)  # fact index -> a claim id or an earlier fact
         same_as = {i: target for i, target in same_as.items() if i not in found_again}
         held_opposites, opposites = self._opposites(job.workspace, new_claims)
@@ -365,12 +369,9 @@ class MemorizeService:
             "passesFailed": sum(1 for r in result.passes if r.error),
         }
 
-    def _restated(self, workspace: str, drafts: list[_Draft]) -> dict[int, str]:
+    def _restated(self, workspace: str, drafts: list[_Draft], single: set[str]) -> dict[int, str]:
         """Facts stated with no time of their own that a live claim of the same content, holding when
-        they were said, already records (not for single-valued predicates: see claims_restated)."""
-        single = {
-            name for p in self.predicates.list(workspace) if p.cardinality == "one" for name in (p.name, *p.aliases)
-        }
+        they were said, already records (not for single-valued predicates, `single`: see claims_restated)."""
         facts = [
             {
                 "index": i,
@@ -524,14 +525,6 @@ class MemorizeService:
                 else:
                     seen.append((i, claims[i].predicate))
         return same_as
-
-    def _predicate_names(self, workspace: str) -> dict[str, str]:
-        names: dict[str, str] = {}
-        for p in self.predicates.list(workspace):
-            names[p.name] = p.name
-            for alias in p.aliases:
-                names.setdefault(alias, p.name)
-        return names
 
     def _claim(self, found: FoundFact, source: _Source, aligned: dict[str, str]) -> _Draft:
         fact = found.fact
