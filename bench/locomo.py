@@ -356,6 +356,17 @@ def report(
             for level in ("turn", "session"):
                 cells = "".join(f"  {statistics.mean(r[f'{level}@{k}'] for r in in_category):.3f}" for k in KS)
                 print(f"{name:<12} {len(in_category):>4}    {level:<8}{cells}  {model}")
+    for method in [m for m in results if m.startswith("donto ")]:  # per question: what the profile changed
+        print(f"\n{method} against donto, questions that rose / fell (per category)")
+        for category, name in CATEGORIES.items():
+            pairs = [(a, b) for (c, a), (_, b) in zip(results["donto"], results[method]) if c == category]
+            if pairs:
+                moved = [
+                    f"{level}@5 +{sum(a[f'{level}@5'] > b[f'{level}@5'] for a, b in pairs)}"
+                    f"/-{sum(a[f'{level}@5'] < b[f'{level}@5'] for a, b in pairs)}"
+                    for level in ("turn", "session")
+                ]
+                print(f"{name:<12} {len(pairs):>4}    donto over {method}: {', '.join(moved)}")
     ms = [x * 1000 for x in latencies]
     print(
         f"\nrecall latency (client, k=40, with provenance): p50 {statistics.median(ms):.1f} ms, "

@@ -276,10 +276,15 @@ def test_the_command_line_memorizes_files_and_lists_jobs(
             monkeypatch.setenv(name, value)
     note = tmp_path / "race.txt"
     note.write_text(TEXT)
-    assert donto(["memorize", str(note), "--workspace", xapi.workspace, "--no-wait"]) == 0
+    with pytest.raises(SystemExit) as refused:  # a date it cannot read, refused as the arguments are read
+        donto(["memorize", str(note), "--workspace", xapi.workspace, "--occurred-at", "last week"])
+    assert refused.value.code == 2
+    dated = ["--occurred-at", "2023-05-08"]
+    assert donto(["memorize", str(note), "--workspace", xapi.workspace, "--no-wait", *dated]) == 0
     assert "job" in capsys.readouterr().out
     [job] = xapi.get("/v1/jobs").json()["jobs"]
     assert job["state"] == "queued" and job["request"]["mode"] == "single"
+    assert xapi.get(f"/v1/documents/{job['source_id']}").json()["occurred_at"] == "2023-05-08T00:00:00Z"
     llm.queue(lines(RACE))
     while run_worker(xmemory):
         if xapi.get(f"/v1/jobs/{job['id']}").json()["state"] != "queued":
