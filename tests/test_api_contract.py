@@ -61,8 +61,7 @@ def before_generate_path_parameters(context, strategy):
     names = [p.name for p in context.operation.path_parameters]
     if not names:
         return strategy
-    [name] = names  # no path here has two parameters
-    existing = st.deferred(lambda: st.sampled_from(SEEDED[name])).map(lambda value: {name: value})
+    existing = st.deferred(lambda: st.fixed_dictionaries({name: st.sampled_from(SEEDED[name]) for name in names}))
     return st.one_of(strategy, existing)
 
 
@@ -79,6 +78,9 @@ def seeded(client, memory):
     job, _ = memory.jobs.create(WORKSPACE, "extract", {"mode": "single"}, "single", "document", document, 1)
     link = api.post("/v1/identity/links", json={"a": ada, "b": babbage, "reason": "contract"}).json()["id"]
     subject = api.post("/v1/subjects", json={"name": "people/ada"}).json()["id"]  # a name with '/' goes in the path
+    colleague = "https://schema.org/colleague"
+    assert api.put(f"/v1/predicates/{colleague}", json={"cardinality": "many"}).status_code == 200
+    memory.predicates.propose_aliases(WORKSPACE, [("colleague_of", colleague, 0.95)], "job:contract")
     understanding = api.post(
         "/v1/understandings", json={"subject_names": ["people/ada"], "text": "A mathematician.", "summary": "Ada"}
     ).json()["id"]
@@ -87,6 +89,8 @@ def seeded(client, memory):
         claim_id=[premise["id"], derived["id"]],
         key=[ada, babbage],
         name=["https://schema.org/colleague"],
+        alias=["colleague_of"],
+        document_id=[document],
         job_id=[job],
         link_id=[link],
         understanding_id=[understanding],
