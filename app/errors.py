@@ -33,13 +33,15 @@ class Forbidden(DontoError):
 
 
 class RateLimited(DontoError):
-    """Too many requests: the caller may retry after `retry_after` seconds (sent as Retry-After)."""
+    """Too many requests: the caller may retry after `retry_after` seconds (sent as Retry-After).
+    `delay_s`: how long the API waits before it answers (failing requests are slowed down)."""
 
     code = "rate_limited"
 
-    def __init__(self, message: str, retry_after: int, field: str | None = None):
+    def __init__(self, message: str, retry_after: int, field: str | None = None, delay_s: float = 0.0):
         super().__init__(message, field)
         self.retry_after = max(1, retry_after)
+        self.delay_s = delay_s
 
 
 class BackendUnavailable(DontoError):

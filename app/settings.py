@@ -128,9 +128,11 @@ class ApiSettings(BaseSettings):
     # rate_limit_burst requests; 0 per second turns it off. Each API process keeps its own buckets.
     rate_limit_per_s: float = 50.0
     rate_limit_burst: int = 100
-    # Per client address: this many failed authentications in a window, then 429 until it ends; 0: off.
+    # Per client address: this many failed authentications in a window; past them, until it ends, the
+    # address's failing requests get 429 after auth_failure_delay_s (a valid key still works); 0: off.
     auth_failure_limit: int = 10
     auth_failure_window_s: float = 60.0
+    auth_failure_delay_s: float = 1.0
     key_usage_flush_s: float = 10.0  # how often counted key use is written to the graph
 
 
