@@ -67,6 +67,26 @@ class IndexUnavailable(BackendUnavailable):
         self.index = index
 
 
+class ModelWarmingUp(BackendUnavailable):
+    """The API answers while the embedding model still loads after a start (seconds): what needs the
+    model (recall, episodes) is refused with Retry-After rather than left waiting for it."""
+
+    code = "model_warming_up"
+
+    def __init__(self, model: str, retry_after: int = 2):
+        super().__init__(f"the embedding model {model} is still loading after a start; retry shortly", retry_after)
+
+
+class ModelUnavailable(BackendUnavailable):
+    """The embedding model failed to load in the background (the server's log says why): what needs
+    it is refused until the configuration is fixed and the API restarted."""
+
+    code = "model_unavailable"
+
+    def __init__(self, model: str, retry_after: int = 30):
+        super().__init__(f"the embedding model {model} could not be loaded: see the server's log", retry_after)
+
+
 class QueryTimedOut(BackendUnavailable):
     """Neo4j stopped a query at DONTO_QUERY_TIMEOUT_S: the server is overloaded, or the request asks
     for more than one query should do. Not an outage, so other requests are not refused meanwhile."""
