@@ -44,6 +44,12 @@ class RateLimited(DontoError):
         self.delay_s = delay_s
 
 
+class WorkspaceBusy(RateLimited):
+    """Past its workspace's limit of heavy requests in flight (app/api/fairness.py): retry after one is answered."""
+
+    code = "workspace_busy"
+
+
 class BackendUnavailable(DontoError):
     """Neo4j does not answer; the caller may retry after `retry_after` seconds (sent as Retry-After)."""
 

@@ -121,7 +121,7 @@ class Memory:
 
         kinds: list[JobKind] = [self.claim_embeddings]
         if settings.llm.configured:  # with no endpoint no extraction job is ever queued
-            kinds.append(ExtractionJobs(self.jobs, self.memorize))
+            kinds.append(ExtractionJobs(self.jobs, self.memorize, foreground=self.foreground))
         self.workers = Workers(kinds)
 
     # -- lifecycle ----------------------------------------------------------------------------

@@ -82,7 +82,8 @@ async def principal(
 async def workspace(request: Request, p: Annotated[Principal, Depends(principal)]) -> AsyncIterator[str]:
     """The caller's workspace, for as long as the request runs: one of its workspace's turns
     (app/api/fairness.py), so that one tenant's flood cannot take every worker thread."""
-    async with request.app.state.workspace_turns.turn(p.workspace):
+    turns = request.app.state.workspace_turns
+    async with turns.turn(p.workspace, turns.heavy(request.headers)):
         yield p.workspace
 
 

@@ -67,7 +67,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redirect_slashes=False,
         dependencies=[Depends(deps.known_query_parameters)],
     )
-    app.state.workspace_turns = WorkspaceTurns(settings.api.max_concurrent_per_workspace)
+    api = settings.api
+    app.state.workspace_turns = WorkspaceTurns(
+        api.max_concurrent_per_workspace, api.max_heavy_per_workspace, api.heavy_request_bytes
+    )
     errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)

@@ -72,5 +72,6 @@ class Endpoint:
         manager: StreamableHTTPSessionManager = request.app.state.mcp
         # One of the workspace's turns, as a REST request takes (app/api/fairness.py): the tools run
         # on the same worker threads.
-        async with request.app.state.workspace_turns.turn(principal.workspace):
+        turns = request.app.state.workspace_turns
+        async with turns.turn(principal.workspace, turns.heavy(request.headers)):
             await manager.handle_request({**scope, PRINCIPAL: principal}, receive, send)
