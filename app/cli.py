@@ -18,8 +18,6 @@ from pydantic import SecretStr
 
 from app.settings import ConfigurationError, Settings, load_settings
 
-ADMIN_KEY_FILE = Path(".donto/api-key")
-
 
 def workspace_name(value: str) -> str:
     """--workspace, checked where it is read: a name no workspace can have is refused before anything runs."""
@@ -145,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, (DontoError, LocalNeo4jError)):
             print(f"donto: {exc}", file=sys.stderr)
             return 1
+        if isinstance(exc, ConfigurationError):  # no donto home found, or no password in it
+            print(f"donto: {exc}", file=sys.stderr)
+            return 2
         if isinstance(exc, OSError) and exc.strerror:  # a file to read or write: its name and what went wrong
             print(f"donto: {exc.filename + ': ' if exc.filename else ''}{exc.strerror}", file=sys.stderr)
             return 1
@@ -159,7 +160,7 @@ def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
         local.install()
         _print_status(local.start())
     if settings.api.api_key is None:
-        _local_admin_key()  # made once; cmd_serve reads it
+        _local_admin_key(settings.admin_key_file)  # made once; cmd_serve reads it
     print(f"analyst's guide: in Neo4j Browser, run  :play {_api_url(settings, args)}/analyst/guide?workspace=default")
     return cmd_serve(settings, args)
 
@@ -172,13 +173,15 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
 
     host = args.host or settings.api.host
     port = args.port or settings.api.port
-    if settings.api.api_key is None and ADMIN_KEY_FILE.exists():  # the key `donto up` made here
-        settings.api.api_key = SecretStr(ADMIN_KEY_FILE.read_text().strip())
+    settings.connection()  # no home, no password: one line now, not a traceback from the app's start
+    key_file = settings.admin_key_file
+    if settings.api.api_key is None and key_file.exists():  # the key `donto up` made in this home
+        settings.api.api_key = SecretStr(key_file.read_text().strip())
     if settings.api.api_key is None:
-        print(f"no admin key (DONTO_API_KEY unset, no {ADMIN_KEY_FILE}): only workspace keys (`donto keys create`)")
+        print(f"no admin key (DONTO_API_KEY unset, no {key_file}): only workspace keys (`donto keys create`)")
     elif not os.environ.get("DONTO_API_KEY"):
         # Never printed: whatever captures this output (a terminal log, CI, journald) would keep it.
-        print(f"admin API key: in {ADMIN_KEY_FILE} (readable by you only); KEY=$(cat {ADMIN_KEY_FILE})")
+        print(f"admin API key: in {key_file} (readable by you only); KEY=$(cat {key_file})")
     print(f"donto API on http://{host}:{port}  (OpenAPI at /docs)", flush=True)
     uvicorn.Server(uvicorn_config(create_app(settings), settings.api, host, port)).run()
     return 0
@@ -252,7 +255,7 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
         print("  donto reembed   # an existing memory's vectors")
         print("  (its query and document prompts come from the model's own config_sentence_transformers.json)")
         return 0
-    with Memory(settings) as memory:  # no Neo4j needed: only the model loads
+    with Memory(settings) as memory:  # no Neo4j (nor a donto home) needed: only the model loads
         for key, value in asdict(memory.encoder.card).items():
             shown = repr(value) if key.endswith("_prompt") else value  # a prompt's trailing space counts
             print(f"{key:>15}: {shown}")
@@ -514,14 +517,14 @@ def _print_status(status: object) -> None:
         print(f"{key:>11}: {value}")
 
 
-def _local_admin_key() -> str:
-    """The admin key of a local `donto up` without DONTO_API_KEY: made once, kept in .donto/api-key."""
-    ADMIN_KEY_FILE.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    ADMIN_KEY_FILE.parent.chmod(0o700)  # an older donto made it 0755
-    if ADMIN_KEY_FILE.exists():
-        return ADMIN_KEY_FILE.read_text().strip()
+def _local_admin_key(key_file: Path) -> str:
+    """The admin key of a local `donto up` without DONTO_API_KEY: made once, kept in <home>/api-key."""
+    key_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key_file.parent.chmod(0o700)  # an older donto made it 0755
+    if key_file.exists():
+        return key_file.read_text().strip()
     key = "donto_admin_" + secrets.token_urlsafe(24)
-    fd = os.open(ADMIN_KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as fh:
         fh.write(key + "\n")
     return key

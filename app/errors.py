@@ -33,13 +33,21 @@ class Forbidden(DontoError):
 
 
 class RateLimited(DontoError):
-    """Too many requests: the caller may retry after `retry_after` seconds (sent as Retry-After)."""
+    """Too many requests: the caller may retry after `retry_after` seconds (sent as Retry-After).
+    `delay_s`: how long the API waits before it answers (failing requests are slowed down)."""
 
     code = "rate_limited"
 
-    def __init__(self, message: str, retry_after: int, field: str | None = None):
+    def __init__(self, message: str, retry_after: int, field: str | None = None, delay_s: float = 0.0):
         super().__init__(message, field)
         self.retry_after = max(1, retry_after)
+        self.delay_s = delay_s
+
+
+class WorkspaceBusy(RateLimited):
+    """Past its workspace's limit of heavy requests in flight (app/api/fairness.py): retry after one is answered."""
+
+    code = "workspace_busy"
 
 
 class BackendUnavailable(DontoError):
@@ -63,6 +71,26 @@ class IndexUnavailable(BackendUnavailable):
         why = "is missing (being rebuilt by `donto reembed`?)" if missing else "is still being built"
         super().__init__(f"index {index} {why}; retry shortly (GET /health says how far)", retry_after)
         self.index = index
+
+
+class ModelWarmingUp(BackendUnavailable):
+    """The API answers while the embedding model still loads after a start (seconds): what needs the
+    model (recall, episodes) is refused with Retry-After rather than left waiting for it."""
+
+    code = "model_warming_up"
+
+    def __init__(self, model: str, retry_after: int = 2):
+        super().__init__(f"the embedding model {model} is still loading after a start; retry shortly", retry_after)
+
+
+class ModelUnavailable(BackendUnavailable):
+    """The embedding model failed to load in the background (the server's log says why): what needs
+    it is refused until the configuration is fixed and the API restarted."""
+
+    code = "model_unavailable"
+
+    def __init__(self, model: str, retry_after: int = 30):
+        super().__init__(f"the embedding model {model} could not be loaded: see the server's log", retry_after)
 
 
 class QueryTimedOut(BackendUnavailable):

@@ -12,7 +12,9 @@ make one Memory from the settings and call its services; none of them builds a s
 
 Making a Memory opens no connection and loads no model: `open()` checks Neo4j and applies the
 schema (which loads the embedding model for its dimension); a command that never embeds never
-loads it. `start_workers()` drains the durable job queues on background threads."""
+loads it. `start_workers()` drains the durable job queues on background threads. The API starts
+with `serve()`: the schema is applied with the dimension the store recorded for the model, and the
+model loads on a thread of its own while requests are answered."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import atexit
 import gc
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from app.analyst.service import AnalystService
@@ -29,9 +32,9 @@ from app.documents.service import DocumentService
 from app.embedding.encoder import Encoder
 from app.embedding.reembed import reembed
 from app.episodes.service import EpisodeService
-from app.errors import BackendUnavailable
+from app.errors import BackendUnavailable, SchemaMismatch
 from app.explore.service import ExploreService
-from app.graph.client import GraphClient
+from app.graph.client import GraphClient, same_model
 from app.identity.service import IdentityService
 from app.jobs.claim_embeddings import ClaimEmbeddings
 from app.jobs.extraction import ExtractionJobs
@@ -62,6 +65,7 @@ class Memory:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.opened = threading.Event()  # open() has run: Neo4j answered and the schema is applied
+        self._schema_dimensions: int | None = None  # what the schema was applied with, the model unloaded
         self._closing = threading.Event()
         self.graph = GraphClient(settings)
         self.encoder = Encoder(settings.embedding)
@@ -117,7 +121,7 @@ class Memory:
 
         kinds: list[JobKind] = [self.claim_embeddings]
         if settings.llm.configured:  # with no endpoint no extraction job is ever queued
-            kinds.append(ExtractionJobs(self.jobs, self.memorize))
+            kinds.append(ExtractionJobs(self.jobs, self.memorize, foreground=self.foreground))
         self.workers = Workers(kinds)
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -128,12 +132,15 @@ class Memory:
         if apply_schema:
             self.apply_schema()
         self.opened.set()
+        self._freeze_heap()
+        return self
+
+    def _freeze_heap(self) -> None:
         # What starting made (torch and the model, over half a million objects) leaves the garbage
         # collector's view: each full collection walked all of it, and the request that met one
         # stalled (270 ms, about once in 230 recalls; 2.5 ms frozen).
         gc.collect()
         gc.freeze()
-        return self
 
     def open_when_reachable(self, then: Callable[[], None], retry_s: float = 2.0) -> None:
         """open() now, then `then()`; if Neo4j does not answer yet (the API started before it, after a
@@ -164,6 +171,37 @@ class Memory:
 
         threading.Thread(target=keep_trying, name="donto-open", daemon=True).start()
 
+    def serve(self, run_workers: bool) -> None:
+        """How the API starts, so that a restart answers within seconds: Neo4j reached and the schema
+        applied (now, or once Neo4j answers), with the dimension the store recorded for the model; then
+        the model loads on a thread of its own (importing torch and loading it took 8-10 s of the 10-20
+        a restart was down), and the workers start once it is loaded. Meanwhile every request is served
+        and what needs the model is refused with 503 model_warming_up; /health says which."""
+        self.encoder.defer_loading()
+        self.open_when_reachable(then=lambda: self._load_model(self.start_workers if run_workers else lambda: None))
+
+    def _load_model(self, then: Callable[[], None]) -> None:
+        def load() -> None:
+            started = time.monotonic()
+            try:
+                self.encoder.load()
+                if self._schema_dimensions is not None and self.encoder.dimensions != self._schema_dimensions:
+                    raise SchemaMismatch(
+                        f"{self.encoder.name} has {self.encoder.dimensions} dimensions and this store's vectors "
+                        f"{self._schema_dimensions}: run `donto reembed`"
+                    )
+                self.encoder.card, self.encoder.unrelated_cosine  # noqa: B018 (what /health and recall read first)
+            except Exception as exc:
+                log.exception("the embedding model could not be loaded: what needs it answers 503 model_unavailable")
+                self.encoder.fail(exc)
+                return
+            self._freeze_heap()
+            log.info("embedding model %s loaded in %.1f s", self.encoder.name, time.monotonic() - started)
+            if not self._closing.is_set():
+                then()
+
+        threading.Thread(target=load, name="donto-model", daemon=True).start()
+
     def start_workers(self) -> None:
         self.workers.start()
 
@@ -183,11 +221,23 @@ class Memory:
 
     def apply_schema(self) -> int:
         """cypher/schema.cypher applied (idempotent), and documents registered before version 10 given
-        their passages; the schema version it recorded."""
-        version = self.graph.apply_schema(self.encoder.name, self.encoder.dimensions)
-        if migrated := self.documents.backfill_passages():
+        their passages; the schema version it recorded. While the model loads in the background
+        (serve) the store's own record of the model's dimension is used: the model is checked against
+        it once loaded. A store with none (its first start) waits for it."""
+        version = self._apply_schema()
+        if migrated := self.documents.backfill_passages():  # passages wait for the embedder: no model needed
             log.warning("%d documents registered before schema version 10 were given passages", migrated)
         return version
+
+    def _apply_schema(self) -> int:
+        if self.encoder.loaded or not self.encoder.deferred:
+            return self.graph.apply_schema(self.encoder.name, self.encoder.dimensions)
+        [held] = self.graph.read_query("schema_embedding_model")
+        if held["model"] is not None and held["dimensions"] and same_model(held["model"], self.encoder.name):
+            self._schema_dimensions = held["dimensions"]
+            return self.graph.apply_schema(self.encoder.name, held["dimensions"])
+        self.encoder.load()
+        return self.graph.apply_schema(self.encoder.name, self.encoder.dimensions)
 
     def reembed(self, report: Callable[[str], None] = print) -> dict[str, int]:
         """Every vector rebuilt for the configured embedding model (see app/embedding/reembed.py)."""

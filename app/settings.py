@@ -3,7 +3,8 @@
 Groups and their variables:
 - Neo4jSettings       NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE — an external server.
                        When NEO4J_URI is unset donto uses its local server (LocalNeo4jSettings).
-- LocalNeo4jSettings  DONTO_NEO4J_HOME, DONTO_NEO4J_BOLT_PORT, DONTO_NEO4J_HTTP_PORT, ...
+- LocalNeo4jSettings  DONTO_NEO4J_HOME, DONTO_NEO4J_BOLT_PORT, DONTO_NEO4J_HTTP_PORT, ...; by default
+                       in the donto home (DONTO_HOME, else the nearest .donto/ upwards: find_home)
 - ApiSettings         DONTO_API_KEY (admin key), DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES,
                       DONTO_RUN_WORKERS, DONTO_RATE_LIMIT_PER_S, DONTO_AUTH_FAILURE_LIMIT, ...
 - EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -30,6 +32,44 @@ APP_NAME = "donto"
 # bolt: one server; neo4j: routing (a cluster, Aura); +s verifies TLS, +ssc accepts a self-signed certificate.
 NEO4J_SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 APP_VERSION = __version__
+
+
+HOME_FOLDER = ".donto"  # what `donto up` makes: the local Neo4j's home, its jars, the admin key
+
+
+@dataclass(frozen=True)
+class DontoHome:
+    """Where this donto's files are: `path` when `found`, else where `donto up` would make them."""
+
+    path: Path
+    found: bool
+    named: bool  # by DONTO_HOME
+    searched: tuple[Path, ...]  # the folders looked in for a .donto/, nearest first
+
+    def not_found(self) -> str:
+        if self.named:
+            return f"DONTO_HOME={self.path}: no such folder (run `donto up` with it set, or name the folder it made)"
+        return (
+            f"no donto home: DONTO_HOME is unset and there is no {HOME_FOLDER}/ in {self.searched[0]} or any folder "
+            f"above it (up to {self.searched[-1]}); run this where `donto up` ran, or below it, or set "
+            f"DONTO_HOME to the {HOME_FOLDER} folder it made"
+        )
+
+
+def find_home(cwd: Path | None = None) -> DontoHome:
+    """DONTO_HOME, else the nearest .donto/ in the working directory or a folder above it, as git finds
+    .git: a command run from a sub-folder (or anywhere, with the home named) finds the Neo4j password
+    and the admin key `donto up` made. Found nowhere: the working directory's, where `donto up` makes it."""
+    named = os.environ.get("DONTO_HOME")
+    if named:
+        path = Path(named).expanduser().absolute()
+        return DontoHome(path, path.is_dir(), True, (path,))
+    here = (cwd or Path.cwd()).absolute()
+    searched = (here, *here.parents)
+    for i, folder in enumerate(searched):
+        if (folder / HOME_FOLDER).is_dir():
+            return DontoHome(folder / HOME_FOLDER, True, False, searched[: i + 1])
+    return DontoHome(here / HOME_FOLDER, False, False, searched)
 
 
 class Neo4jSettings(BaseSettings):
@@ -69,8 +109,8 @@ class LocalNeo4jSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="DONTO_NEO4J_", extra="ignore")
 
-    home: Path = Path(".donto/neo4j")  # conf, data, logs, run of the local server
-    runtime: Path = Path(".donto/neo4j-runtime")  # the jars, shared by every home
+    home: Path = Field(default_factory=lambda: find_home().path / "neo4j")  # conf, data, logs, run
+    runtime: Path = Field(default_factory=lambda: find_home().path / "neo4j-runtime")  # the jars, shared by every home
     version: str = "2026.08.1"  # the one supported line: 2026.x (Cypher 25 SEARCH); needs Java 21
     bolt_port: int = 7687
     http_port: int = 7474
@@ -87,13 +127,23 @@ class LocalNeo4jSettings(BaseSettings):
     def password_file(self) -> Path:
         return self.home / "password"
 
-    def resolved_password(self) -> str:
-        """DONTO_NEO4J_PASSWORD, else this install's own random password: made once, kept in
-        <home>/password readable by its owner only (a fixed default let any local process in)."""
+    def resolved_password(self, create: bool = False) -> str:
+        """DONTO_NEO4J_PASSWORD, else this install's own random password: made once (`create`, by the
+        server's first start), kept in <home>/password readable by its owner only (a fixed default let
+        any local process in). Any other command finding none says where it looked: one that made a
+        password of its own was refused by Neo4j's login."""
         if self.password is not None:
             return self.password.get_secret_value()
         if self.password_file.exists():
             return self.password_file.read_text().strip()
+        if not create:
+            home = find_home()
+            if not home.found and self.home == home.path / "neo4j":
+                raise ConfigurationError(home.not_found())
+            raise ConfigurationError(
+                f"no Neo4j password in {self.password_file}: the local Neo4j was never started from this home "
+                "(`donto up` or `donto neo4j start` makes it), or set DONTO_NEO4J_PASSWORD"
+            )
         self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
         password = secrets.token_urlsafe(24)
         fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -116,6 +166,10 @@ class ApiSettings(BaseSettings):
     max_page: int = 1000  # claims per listing page
     # Requests of one workspace running at once; more wait their turn without a worker thread (0: no limit).
     max_concurrent_per_workspace: int = 4
+    # A body of heavy_request_bytes or more (a batch write) is heavy: two of a workspace's run at once,
+    # and past max_heavy_per_workspace in flight (running or waiting) the next gets 429 (0: no limit).
+    heavy_request_bytes: int = 64 * 1024
+    max_heavy_per_workspace: int = 8
     query_timeout_s: float = 30.0
     # Neo4j down or unreachable: a connection attempt gives up after connect_timeout_s, a request
     # after backend_retry_s of retries; then 503 with Retry-After, and for backend_retry_after_s
@@ -128,9 +182,11 @@ class ApiSettings(BaseSettings):
     # rate_limit_burst requests; 0 per second turns it off. Each API process keeps its own buckets.
     rate_limit_per_s: float = 50.0
     rate_limit_burst: int = 100
-    # Per client address: this many failed authentications in a window, then 429 until it ends; 0: off.
+    # Per client address: this many failed authentications in a window; past them, until it ends, the
+    # address's failing requests get 429 after auth_failure_delay_s (a valid key still works); 0: off.
     auth_failure_limit: int = 10
     auth_failure_window_s: float = 60.0
+    auth_failure_delay_s: float = 1.0
     key_usage_flush_s: float = 10.0  # how often counted key use is written to the graph
 
 
@@ -217,6 +273,11 @@ class Settings(BaseModel):
     def uses_local_neo4j(self) -> bool:
         return not self.neo4j.uri
 
+    @property
+    def admin_key_file(self) -> Path:
+        """Where `donto up` keeps the admin key it made when DONTO_API_KEY is unset."""
+        return find_home().path / "api-key"
+
     def connection(self) -> tuple[str, str, str, str]:
         """(uri, user, password, database) of the server donto talks to."""
         if self.neo4j.uri:
@@ -224,14 +285,19 @@ class Settings(BaseModel):
                 self.neo4j.uri,
                 self.neo4j.user,
                 self.neo4j.password.get_secret_value(),
-                self.neo4j.database,
+                self.database,
             )
         return (
             self.local_neo4j.bolt_uri,
             "neo4j",
             self.local_neo4j.resolved_password(),
-            "neo4j",
+            self.database,
         )
+
+    @property
+    def database(self) -> str:
+        """The database donto uses on that server (the local one has only `neo4j`)."""
+        return self.neo4j.database if self.neo4j.uri else "neo4j"
 
 
 class ConfigurationError(ValueError):

@@ -133,6 +133,11 @@ def served_api(settings: Settings) -> Iterator[httpx.Client]:
             timeout=600,
             headers={"Authorization": f"Bearer {key}", "X-Donto-Workspace": "bench"},
         ) as client:
+            # The model loads after the API starts (recall answers 503 model_warming_up until then).
+            while client.get("/health").json().get("model_state") != "ready":
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the model did not load: {client.get('/health').text}")
+                time.sleep(0.1)
             yield client
     finally:
         server.should_exit = True

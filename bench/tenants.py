@@ -6,8 +6,9 @@ claims in large batches as fast as the server takes them and recalls over its ow
 backlog. With `--flood N`, N clients of the noisy workspace, each in a process of its own (so that
 they do not share this process's interpreter with the server), post at once, back to back:
 1,000-claim batches (`--noise claims`) or 20-turn episodes (`--noise episodes`, which load the
-encoder). Prints p50/p95 of both, the ratio of the p95s (the issue's bar: within 2x), what the
-noisy tenant got written meanwhile, and any answer of the flood that was not a 201."""
+encoder); a client answered 429 or 503 waits its Retry-After and sends the same body again. Prints
+p50/p95 of both, the ratio of the p95s (the issue's bar: within 2x), what the noisy tenant got
+written meanwhile, and any answer of the flood that was not a 201."""
 
 from __future__ import annotations
 
@@ -161,6 +162,8 @@ def flooder(base: str, key: str, noise: str, batch: int, client: int, halt: Any,
             codes[str(answer.status_code)] += 1
             if answer.status_code == 201:
                 codes["written"] += 1 if noise == "episodes" else batch
-            n += 1
+                n += 1
+            elif answer.status_code in (429, 503) and "Retry-After" in answer.headers:
+                halt.wait(int(answer.headers["Retry-After"]))  # as a client should: the same batch again then
     codes.pop("201", None)
     answers.put(dict(codes))

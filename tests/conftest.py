@@ -19,8 +19,9 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 from scripted_llm import ScriptedLLM, scripted_llm
 
+from app.embedding.encoder import Encoder
 from app.memory import Memory
-from app.settings import ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
+from app.settings import ApiSettings, EmbeddingSettings, LocalNeo4jSettings, Neo4jSettings, Settings
 from support import ADMIN_KEY, REPO, Api
 
 UNIT = REPO / "tests" / "unit"
@@ -53,6 +54,9 @@ def neo4j_connection() -> Iterator[tuple[str, str, str]]:
 @pytest.fixture(scope="session")
 def settings(neo4j_connection) -> Settings:
     uri, user, password = neo4j_connection
+    # The API loads its model in the background after it starts (recall answers 503 model_warming_up
+    # meanwhile); loaded once here, every app a test makes in this process starts with it ready.
+    Encoder(EmbeddingSettings()).load()
     return Settings(
         neo4j=Neo4jSettings(uri=uri, user=user, password=SecretStr(password), database="neo4j"),
         # The suite shares this app, the admin key and one client address: limits high enough never to bite

@@ -103,3 +103,23 @@ def test_an_episode_with_too_much_text_for_one_request_is_refused_naming_the_fie
     response = api.post("/v1/episodes", json={"session": {"external_id": "long"}, "turns": turns})
     assert response.status_code == 422
     assert response.json()["error"]["field"] == "turns"
+
+
+def test_past_the_connection_cap_the_answer_is_donto_s_503_with_retry_after(settings) -> None:
+    capped = settings.model_copy(
+        update={"api": settings.api.model_copy(update={"max_connections": 3, "run_workers": False})}
+    )
+    with served_api(capped) as port:
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]  # the cap, held open
+        try:
+            time.sleep(0.2)  # the server has taken them
+            refused = httpx.get(f"http://127.0.0.1:{port}/health")
+        finally:
+            for sock in idle:
+                sock.close()
+        assert refused.status_code == 503
+        assert refused.headers["Retry-After"] == "1"
+        assert refused.headers["content-type"] == "application/json"
+        assert refused.json()["error"]["code"] == "server_busy"
+        time.sleep(0.2)  # the server has seen them close
+        assert httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200

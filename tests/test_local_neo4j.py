@@ -17,6 +17,7 @@ import pytest
 from neo4j import GraphDatabase
 from pydantic import SecretStr
 
+from app.cli import main as donto
 from app.errors import UnsupportedNeo4j
 from app.graph.client import GraphClient
 from app.neo4j_local import LocalNeo4j, LocalNeo4jError, PortInUseError, throwaway_server
@@ -202,6 +203,39 @@ def test_stop_leaves_no_process(server):
     assert not _pid_alive(pid)  # not even a zombie: stop() reaps its own child
     assert not server.status().running and not server.pid_file.exists()
     server.stop()  # idempotent
+
+
+def test_the_cli_finds_its_home_from_a_sub_folder_or_by_name_and_says_where_it_looked(
+    tmp_path, runtime, monkeypatch, capsys
+):
+    # Before, every command looked for .donto/ in the working directory alone: from a sub-folder it
+    # made a home of its own there, with a new password, and Neo4j refused the login.
+    project, below, elsewhere = tmp_path / "project", tmp_path / "project" / "notes" / "2026", tmp_path / "elsewhere"
+    below.mkdir(parents=True)
+    elsewhere.mkdir()
+    for variable in ("NEO4J_URI", "DONTO_HOME", "DONTO_NEO4J_HOME", "DONTO_NEO4J_PASSWORD", "DONTO_API_KEY"):
+        monkeypatch.delenv(variable, raising=False)
+    bolt, http = free_ports(2)
+    for variable, value in {"RUNTIME": runtime, "BOLT_PORT": bolt, "HTTP_PORT": http, "HEAP": "512m"}.items():
+        monkeypatch.setenv(f"DONTO_NEO4J_{variable}", str(value))
+    monkeypatch.chdir(project)
+    assert donto(["neo4j", "start"]) == 0  # as `donto up` starts it: a home, and a password made in it
+    try:
+        monkeypatch.chdir(below)
+        assert donto(["export", "--workspace", "w", "--out", str(tmp_path / "from-below.jsonl")]) == 0
+        assert not (below / ".donto").exists()
+        monkeypatch.chdir(elsewhere)
+        capsys.readouterr()
+        assert donto(["export", "--workspace", "w", "--out", str(tmp_path / "nowhere.jsonl")]) == 2
+        said = capsys.readouterr().err
+        assert f"no .donto/ in {elsewhere} or any folder above it" in said and "DONTO_HOME" in said
+        assert not (elsewhere / ".donto").exists() and not (tmp_path / "nowhere.jsonl").exists()
+        monkeypatch.setenv("DONTO_HOME", str(project / ".donto"))
+        assert donto(["export", "--workspace", "w", "--out", str(tmp_path / "named.jsonl")]) == 0
+    finally:
+        monkeypatch.chdir(project)
+        monkeypatch.delenv("DONTO_HOME", raising=False)
+        assert donto(["neo4j", "stop"]) == 0
 
 
 def test_throwaway_server_runs_and_leaves_nothing_behind(tmp_path, runtime):

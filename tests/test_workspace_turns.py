@@ -64,3 +64,36 @@ def test_a_write_waiting_on_its_workspace_lock_past_the_timeout_is_a_retryable_5
             assert graph.read_query("health")  # not counted as Neo4j being down
     finally:
         release()
+
+
+def test_past_its_heavy_requests_in_flight_a_workspace_gets_429_while_its_light_ones_and_others_go_on(settings):
+    from fastapi.testclient import TestClient
+    from pydantic import SecretStr
+
+    from app.api.main import create_app
+    from app.settings import ApiSettings
+    from support import ADMIN_KEY
+
+    api = ApiSettings(
+        api_key=SecretStr(ADMIN_KEY), run_workers=False, heavy_request_bytes=2048, max_heavy_per_workspace=3
+    )
+    batch = [claim(f"heavy-{i}", "knows", "grace") for i in range(40)]  # about 3 KB: heavy here
+    with TestClient(create_app(settings.model_copy(update={"api": api}))) as client, ThreadPoolExecutor(3) as pool:
+        busy, other = Api(client, f"busy-{uuid.uuid4().hex[:8]}"), Api(client, f"other-{uuid.uuid4().hex[:8]}")
+        busy.write(claim("ada", "knows", "grace"))
+        release = _holding_the_clock(settings, busy.workspace)
+        try:
+            # Three in flight: two running (waiting on the lock), one waiting for their turn.
+            held = [pool.submit(busy.post, "/v1/claims", json={"claims": batch}) for _ in range(3)]
+            time.sleep(1.0)
+            refused = busy.post("/v1/claims", json={"claims": batch})
+            light = busy.get("/v1/claims", params={"subject": "ada"})
+            elsewhere = other.post("/v1/claims", json={"claims": batch})
+        finally:
+            release()
+        answers = [h.result(timeout=60) for h in held]
+        again = busy.post("/v1/claims", json={"claims": batch})
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
+    assert refused.json()["error"]["code"] == "workspace_busy"
+    assert light.status_code == 200 and elsewhere.status_code == 201  # light requests and other tenants go on
+    assert [a.status_code for a in answers] == [201] * 3 and again.status_code == 201

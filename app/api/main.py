@@ -49,9 +49,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         memory = Memory(settings)
         try:
-            # Started before Neo4j answers, the API serves 503s (and /health says so) until it does.
-            # Else `donto worker` processes drain the queues.
-            memory.open_when_reachable(then=memory.start_workers if settings.api.run_workers else lambda: None)
+            # Started before Neo4j answers, the API serves 503s (and /health says so) until it does; the
+            # model loads in the background meanwhile. Without run_workers `donto worker` processes drain the queues.
+            memory.serve(run_workers=settings.api.run_workers)
             app.state.memory = memory
             async with mcp_http.serving(app.state, memory):  # MCP at /mcp, for as long as the API runs
                 yield
@@ -67,7 +67,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redirect_slashes=False,
         dependencies=[Depends(deps.known_query_parameters)],
     )
-    app.state.workspace_turns = WorkspaceTurns(settings.api.max_concurrent_per_workspace)
+    api = settings.api
+    app.state.workspace_turns = WorkspaceTurns(
+        api.max_concurrent_per_workspace, api.max_heavy_per_workspace, api.heavy_request_bytes
+    )
     errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)

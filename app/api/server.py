@@ -4,22 +4,41 @@ uvicorn closes a kept-alive connection that goes quiet, but not one that never f
 a request head: a client trickling header bytes (slowloris), or one that connects and sends
 nothing, held a connection for as long as it liked. HeadTimeoutH11Protocol closes any connection
 whose request head is not complete within `header_timeout_s` of connecting or of its previous
-response. Slow bodies are bounded by the body limit middleware (app/api/body_limit.py)."""
+response. Slow bodies are bounded by the body limit middleware (app/api/body_limit.py).
+
+The same protocol keeps the cap on open connections and running requests (DONTO_MAX_CONNECTIONS):
+uvicorn's own answer past it is a plain-text 503 without Retry-After; this one is donto's error
+body with Retry-After, so a client backs off as from any other 503."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from typing import Any
 
 import h11
 import uvicorn
 from fastapi import FastAPI
+from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from app.api.errors import error_body
 from app.settings import ApiSettings
+
+BUSY_RETRY_AFTER_S = 1  # a connection or a request ends every few milliseconds under such load
+BUSY_BODY = json.dumps(
+    error_body("server_busy", "too many open connections and requests at once; retry shortly")
+).encode()
 
 
 class HeadTimeoutH11Protocol(H11Protocol):
     header_timeout_s = 10.0  # set from the settings by uvicorn_config
+    max_connections: int | None = None  # likewise; uvicorn's own limit_concurrency stays unset
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.max_connections is not None:
+            self.app = Capped(self.app, self, self.max_connections)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -52,8 +71,44 @@ class HeadTimeoutH11Protocol(H11Protocol):
             self.transport.close()
 
 
+class Capped:
+    """uvicorn's test for limit_concurrency (the connections open, the requests running), answered
+    with donto's 503. It runs as the request's task starts, when uvicorn has counted that task."""
+
+    def __init__(self, app: ASGIApp, protocol: H11Protocol, limit: int):
+        self.app = app
+        self.protocol = protocol
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        protocol = self.protocol
+        if scope["type"] == "http" and (
+            len(protocol.connections) >= self.limit or len(protocol.tasks) - 1 >= self.limit
+        ):
+            protocol.logger.warning("Exceeded concurrency limit.")
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 503,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(BUSY_BODY)).encode()),
+                        (b"retry-after", str(BUSY_RETRY_AFTER_S).encode()),
+                        (b"connection", b"close"),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": BUSY_BODY})
+            return
+        await self.app(scope, receive, send)
+
+
 def uvicorn_config(app: FastAPI, api: ApiSettings, host: str, port: int, log_level: str = "info") -> uvicorn.Config:
-    protocol = type("HeadTimeoutH11", (HeadTimeoutH11Protocol,), {"header_timeout_s": api.header_timeout_s})
+    protocol = type(
+        "HeadTimeoutH11",
+        (HeadTimeoutH11Protocol,),
+        {"header_timeout_s": api.header_timeout_s, "max_connections": api.max_connections},
+    )
     return uvicorn.Config(
         app,
         host=host,
@@ -61,6 +116,6 @@ def uvicorn_config(app: FastAPI, api: ApiSettings, host: str, port: int, log_lev
         log_level=log_level,
         http=protocol,
         timeout_keep_alive=api.keep_alive_s,
-        limit_concurrency=api.max_connections,  # beyond it uvicorn answers 503 at once
+        limit_concurrency=None,  # the protocol keeps DONTO_MAX_CONNECTIONS, answering as donto does
         server_header=False,  # no version banner for scanners
     )

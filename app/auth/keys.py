@@ -3,7 +3,14 @@ stored as sha256 (they are 32 random bytes, so a fast hash is enough), with thei
 as a fingerprint. Every authentication reads the graph, so a revocation holds from the next request.
 
 Authentication also enforces the request limits (app/auth/limits.py) and counts each key's use
-(app/auth/usage.py); the admin key is limited and counted as the key "admin"."""
+(app/auth/usage.py); the admin key is limited and counted as the key "admin".
+
+A valid key is accepted whatever else its client address sent. Behind a proxy or a NAT many clients
+share one address, and a key is 256 random bits, so the failure window defends against no guess:
+it bounds what failing requests cost (a client looping on a revoked key, a scanner). Past an
+address's limit its failing requests are refused (429) and answered only after a delay, and one
+that cannot be a valid key (none, not a key's shape, a key that failed before) is refused without
+reading the graph."""
 
 from __future__ import annotations
 
@@ -15,7 +22,7 @@ import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from app.auth.limits import FailureWindows, TokenBuckets, whole_seconds
+from app.auth.limits import FailureWindows, RecentlySeen, TokenBuckets, whole_seconds
 from app.auth.usage import UsageLog
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 from app.graph.client import GraphClient
@@ -28,6 +35,7 @@ log = logging.getLogger(__name__)
 DEFAULT_WORKSPACE = "default"
 WORKSPACE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 KEY_PREFIX = "donto_"
+KEY_SHAPE = re.compile(r"^donto_[A-Za-z0-9_-]{43}$")  # what _new_key makes: the prefix and 32 bytes, base64url
 FINGERPRINT_CHARS = len(KEY_PREFIX) + 4  # 24 of the key's 256 random bits: tells keys apart, guesses nothing
 ADMIN_KEY_ID = "admin"
 
@@ -82,6 +90,8 @@ class KeyService:
         self.admin_key = admin_key
         self.buckets = TokenBuckets(api.rate_limit_per_s, api.rate_limit_burst)
         self.failures = FailureWindows(api.auth_failure_limit, api.auth_failure_window_s)
+        self.failure_delay_s = api.auth_failure_delay_s
+        self.failed_hashes = RecentlySeen()  # keys that failed: refused without a read past an address's limit
         self.usage = UsageLog(graph, api.key_usage_flush_s)
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -168,30 +178,30 @@ class KeyService:
 
     def authenticate(self, key: str | None, requested_workspace: str | None, address: str | None = None) -> Principal:
         """The workspace a request acts in. Admin keys pick it (default 'default'); bound keys may
-        only act in their own. An address that failed too often is refused (429) whatever key it
-        sends until its window ends; a key past its rate is refused (429) until it refills."""
+        only act in their own. A valid key is accepted whatever its address did; an address that
+        failed too often has its failing requests refused (429, after `failure_delay_s`) until its
+        window ends; a key past its rate is refused (429) until it refills."""
         address = address or "unknown"
-        blocked = self.failures.blocked_for(address)
-        if blocked:
-            raise RateLimited(
-                "too many failed authentications from this address", whole_seconds(blocked), field="Authorization"
-            )
+        over_limit = self.failures.blocked_for(address)
         if not key:
-            self._failed(address)
-            raise Unauthorized("send 'Authorization: Bearer <key>'", field="Authorization")
+            missing = Unauthorized("send 'Authorization: Bearer <key>'", field="Authorization")
+            raise self._failed(address, over_limit, missing)
         if requested_workspace is not None:
             check_workspace(requested_workspace, field="X-Donto-Workspace")
         if self.admin_key and hmac.compare_digest(key.encode(), self.admin_key.encode()):
             return self._admit(Principal(requested_workspace or DEFAULT_WORKSPACE, admin=True))
-        rows = self.graph.read_query("api_key_lookup", key_hash=_hash(key))
+        key_hash = _hash(key)
+        if over_limit and (not KEY_SHAPE.match(key) or key_hash in self.failed_hashes):
+            raise self._failed(address, over_limit, Unauthorized("unknown API key", field="Authorization"))
+        rows = self.graph.read_query("api_key_lookup", key_hash=key_hash)
         if not rows:
-            self._failed(address)
-            raise Unauthorized("unknown API key", field="Authorization")
+            self.failed_hashes.add(key_hash)
+            raise self._failed(address, over_limit, Unauthorized("unknown API key", field="Authorization"))
         key_id, bound = rows[0]["id"], rows[0]["workspace"]
         if rows[0]["revokedAt"] is not None:
-            self._failed(address)
+            self.failed_hashes.add(key_hash)
             self.usage.rejected(key_id, bound)
-            raise Unauthorized("this API key was revoked", field="Authorization")
+            raise self._failed(address, over_limit, Unauthorized("this API key was revoked", field="Authorization"))
         if requested_workspace is not None and requested_workspace != bound:
             self.usage.rejected(key_id, bound)
             raise Forbidden(f"this key is bound to workspace {bound!r}", field="X-Donto-Workspace")
@@ -205,9 +215,23 @@ class KeyService:
         self.usage.accepted(principal.key_id, principal.workspace)
         return principal
 
-    def _failed(self, address: str) -> None:
+    def _failed(self, address: str, over_limit: float, refusal: Unauthorized) -> Unauthorized | RateLimited:
+        """A failed authentication, counted against its address: the refusal itself until the address
+        reaches its limit, then a 429 that the API sends after failure_delay_s."""
+        if over_limit:
+            return RateLimited(
+                f"too many failed authentications from this address ({refusal.message}); a valid key is still accepted",
+                whole_seconds(over_limit),
+                field="Authorization",
+                delay_s=self.failure_delay_s,
+            )
         if self.failures.record(address):
-            log.warning("%s failed authentication too often: refused for %.0f s", address, self.failures.window_s)
+            log.warning(
+                "%s failed authentication too often: its failing requests are refused for %.0f s",
+                address,
+                self.failures.window_s,
+            )
+        return refusal
 
 
 def _new_key() -> str:

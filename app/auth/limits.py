@@ -90,3 +90,24 @@ class FailureWindows:
         ended = [a for a, (start, _) in self._windows.items() if now - start >= self.window_s]
         for address in ended:
             del self._windows[address]
+
+
+class RecentlySeen:
+    """The last `capacity` names added (oldest forgotten first): keys that failed, so that an
+    address past its failure limit sending one of them again costs no read of the graph."""
+
+    def __init__(self, capacity: int = MAX_TRACKED):
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._names: dict[str, None] = {}  # insertion-ordered: the first is the oldest
+
+    def add(self, name: str) -> None:
+        with self._lock:
+            self._names.pop(name, None)
+            self._names[name] = None
+            if len(self._names) > self.capacity:
+                del self._names[next(iter(self._names))]
+
+    def __contains__(self, name: object) -> bool:
+        with self._lock:
+            return name in self._names

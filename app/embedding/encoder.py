@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.embedding.fetch import CATALOGUE, ONNX_GRAPH, ModelNotFetched, ModelNotLoaded
+from app.errors import ModelUnavailable, ModelWarmingUp
 from app.settings import EmbeddingSettings
 
 Source = Literal["package", "path", "fetched", "cache"]
@@ -201,13 +202,35 @@ class Turns:
             self._changed.notify_all()
 
 
+# The models this process has loaded, by what names them: Encoders of the same model share one (an
+# API made beside another in one process, as tests and benches make them, starts with its model ready).
+_LOADED: dict[tuple[str, str, str, bool], tuple[Any, Literal["onnxruntime", "torch"]]] = {}
+_LOADING = threading.Lock()  # one load at a time in a process
+
+
+class _LoadedModel:
+    """Encoder.model: the loaded model, kept in the instance's __dict__ once loaded, as
+    functools.cached_property keeps it, but without its lock: on Python 3.11 that lock is one for every
+    instance, held while the model loads, so a request that touched the model waited out the load
+    instead of being told the model is warming up."""
+
+    def __get__(self, encoder: Encoder | None, owner: type | None = None) -> Any:
+        if encoder is None:
+            return self
+        return encoder._on_demand()
+
+
 class Encoder:
     """The model loads on first use (once, whichever thread gets there first), so a command that
-    never embeds (`donto keys create`) never pays for it.
+    never embeds (`donto keys create`) never pays for it. The API loads it on a thread of its own
+    instead (`defer_loading`, then `load`): until then, what touches the model is refused at once
+    with ModelWarmingUp, and after a failed load with ModelUnavailable.
 
     Stored texts are encoded DOCUMENT_BATCHES_AT_ONCE batches at a time, in the order the batches
     came, whoever sent them; questions do not wait for a turn, so a flood of writes leaves a recall's
     question its share of the CPU."""
+
+    model = _LoadedModel()
 
     def __init__(self, settings: EmbeddingSettings):
         self.name = settings.model
@@ -216,14 +239,50 @@ class Encoder:
         self.trust_remote_code = settings.trust_remote_code
         self.models_dir = settings.models_dir
         self._configured_prompts = (settings.query_prompt, settings.document_prompt)
-        self._load_lock = threading.Lock()
         self._document_turns = Turns(DOCUMENT_BATCHES_AT_ONCE)
         self._runtime: Literal["onnxruntime", "torch"] = "torch"
+        self._deferred = False  # the API's: only load() loads; until then the model is warming up
+        self._failure: Exception | None = None  # a deferred load that failed
 
-    @cached_property
-    def model(self) -> Any:
-        with self._load_lock:
-            if "model" in self.__dict__:  # another thread loaded it while this one waited
+    @property
+    def loaded(self) -> bool:
+        return "model" in self.__dict__
+
+    @property
+    def failed(self) -> bool:
+        return self._failure is not None
+
+    @property
+    def deferred(self) -> bool:
+        return self._deferred
+
+    def defer_loading(self) -> None:
+        """From now on the model loads only through load() (the API calls it on a thread of its own),
+        unless this process has it loaded already."""
+        self._deferred = not self._adopt()
+
+    def _adopt(self) -> bool:
+        """Take the model this process loaded for another Encoder of the same settings, if any."""
+        loaded = _LOADED.get((self.name, self.models_dir, self.device, self.trust_remote_code))
+        if loaded is not None:
+            self.__dict__["model"], self._runtime = loaded
+        return loaded is not None
+
+    def fail(self, failure: Exception) -> None:
+        """A deferred load failed (or loaded a model the schema does not fit): refuse from now on."""
+        self._failure = failure
+
+    def _on_demand(self) -> Any:
+        if self._failure is not None:
+            raise ModelUnavailable(self.name)
+        if self._deferred:
+            raise ModelWarmingUp(self.name)
+        return self.load()
+
+    def load(self) -> Any:
+        """The model, loaded now unless it is already (once, whichever thread gets there first)."""
+        with _LOADING:
+            if "model" in self.__dict__ or self._adopt():  # another thread loaded it while this one waited
                 return self.__dict__["model"]
             check_device(self.device)
             path, source = self.locate()
@@ -249,6 +308,8 @@ class Encoder:
                 raise ModelNotLoaded(
                     f"{self.name} ({path}) could not be loaded: {exc}" + (repair if source == "fetched" else "")
                 ) from exc
+            self.__dict__["model"] = model
+            _LOADED[(self.name, self.models_dir, self.device, self.trust_remote_code)] = (model, self._runtime)
             return model
 
     def locate(self) -> tuple[str, Source]:

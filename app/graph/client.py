@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import random
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -22,7 +23,7 @@ from typing import Any, TypeVar
 
 from neo4j import READ_ACCESS as READ
 from neo4j import WRITE_ACCESS as WRITE
-from neo4j import GraphDatabase, ManagedTransaction, Query, Result, Session, unit_of_work
+from neo4j import Driver, GraphDatabase, ManagedTransaction, Query, Result, Session, unit_of_work
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -112,8 +113,8 @@ def same_model(recorded: str | None, configured: str) -> bool:
 
 class GraphClient:
     def __init__(self, settings: Settings):
-        uri, user, password, database = settings.connection()
-        self.database = database
+        self._settings = settings
+        self.database = settings.database
         self.timeout = settings.api.query_timeout_s
         self.queries = QueryLibrary()
         api = settings.api
@@ -124,17 +125,31 @@ class GraphClient:
         # process committed before it, so an agent reads its own writes when reads are routed to a
         # cluster member that is behind (`neo4j://`, `neo4j+s://`). On a single server it costs nothing.
         self.bookmarks = GraphDatabase.bookmark_manager()
-        self.driver = GraphDatabase.driver(
-            uri,
-            auth=(user, password),
-            notifications_min_severity="OFF",
-            connection_timeout=api.connect_timeout_s,
-            connection_acquisition_timeout=max(10.0, api.connect_timeout_s),
-            max_transaction_retry_time=api.backend_retry_s,
-        )
+        self._driver: Driver | None = None
+        self._driver_lock = threading.Lock()
+
+    @property
+    def driver(self) -> Driver:
+        """Made on first use, so that making a Memory reads no password: a command that never reaches
+        Neo4j (`donto models`) needs no donto home."""
+        with self._driver_lock:
+            if self._driver is None:
+                uri, user, password, _ = self._settings.connection()
+                api = self._settings.api
+                self._driver = GraphDatabase.driver(
+                    uri,
+                    auth=(user, password),
+                    notifications_min_severity="OFF",
+                    connection_timeout=api.connect_timeout_s,
+                    connection_acquisition_timeout=max(10.0, api.connect_timeout_s),
+                    max_transaction_retry_time=api.backend_retry_s,
+                )
+            return self._driver
 
     def close(self) -> None:
-        self.driver.close()
+        with self._driver_lock:
+            if self._driver is not None:
+                self._driver.close()
 
     def __enter__(self) -> GraphClient:
         return self

@@ -1,5 +1,7 @@
 """Extraction jobs, the second job kind: claim the oldest queued job (or one whose worker died),
-run it through the memorize service while its lease is kept alive, then claim the next."""
+run it through the memorize service while its lease is kept alive, then claim the next. Each job
+starts when the process's requests leave it a turn (foreground.py): a job writes its claims and
+documents, and a local model's extraction takes the cores a request needs."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import os
 import socket
 
 from app.ids import uuid7
+from app.jobs.foreground import Foreground
 from app.jobs.store import JobStore
 from app.memorize.service import MemorizeService
 
@@ -19,12 +22,16 @@ def worker_id() -> str:
 class ExtractionJobs:
     name = "extraction"
 
-    def __init__(self, jobs: JobStore, memorize: MemorizeService, worker: str | None = None):
+    def __init__(
+        self, jobs: JobStore, memorize: MemorizeService, worker: str | None = None, foreground: Foreground | None = None
+    ):
         self.jobs = jobs
         self.memorize = memorize
         self.worker = worker or worker_id()
+        self.foreground = foreground or Foreground()  # without requests in this process: never waits
 
     def run_once(self) -> int:
+        self.foreground.background_turn()
         job = self.jobs.claim(self.worker)
         if job is None:
             return 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import anyio
 from mcp.server.mcpserver import Context
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -65,16 +64,14 @@ class Endpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
         try:
-            principal = await anyio.to_thread.run_sync(
-                deps.principal,
-                request,
-                request.headers.get("authorization"),
-                request.headers.get("x-donto-workspace"),
+            principal = await deps.principal(
+                request, request.headers.get("authorization"), request.headers.get("x-donto-workspace")
             )
         except DontoError as exc:
             return await domain_response(exc)(scope, receive, send)
         manager: StreamableHTTPSessionManager = request.app.state.mcp
         # One of the workspace's turns, as a REST request takes (app/api/fairness.py): the tools run
         # on the same worker threads.
-        async with request.app.state.workspace_turns.turn(principal.workspace):
+        turns = request.app.state.workspace_turns
+        async with turns.turn(principal.workspace, turns.heavy(request.headers)):
             await manager.handle_request({**scope, PRINCIPAL: principal}, receive, send)

@@ -253,7 +253,7 @@ class LocalNeo4j:
                     "dbms",
                     "set-initial-password",
                     "--",
-                    self.settings.resolved_password(),
+                    self.settings.resolved_password(create=True),
                 ],  # "--": a password may start with "-"
                 env=env,
                 capture_output=True,

@@ -120,3 +120,32 @@ def test_a_neo4j_uri_the_driver_cannot_use_is_refused_without_repeating_it(monke
 def test_routing_direct_and_tls_uris_are_taken(monkeypatch, uri):
     monkeypatch.setenv("NEO4J_URI", uri)
     assert load_settings().neo4j.uri == uri
+
+
+def test_the_home_is_the_nearest_dot_donto_upwards_or_the_one_donto_home_names(tmp_path, monkeypatch):
+    from app.settings import LocalNeo4jSettings, Settings, find_home
+
+    monkeypatch.delenv("DONTO_HOME", raising=False)
+    monkeypatch.delenv("DONTO_NEO4J_HOME", raising=False)
+    project, deep, elsewhere = tmp_path / "project", tmp_path / "project" / "a" / "b", tmp_path / "elsewhere"
+    (project / ".donto").mkdir(parents=True)
+    deep.mkdir(parents=True)
+    elsewhere.mkdir()
+    monkeypatch.chdir(deep)
+    assert find_home() == find_home(deep) and find_home().path == project / ".donto" and find_home().found
+    assert LocalNeo4jSettings().home == project / ".donto" / "neo4j"
+    assert Settings().admin_key_file == project / ".donto" / "api-key"
+    monkeypatch.setenv("DONTO_HOME", str(project / ".donto"))
+    assert find_home(elsewhere).path == project / ".donto"
+    monkeypatch.setenv("DONTO_HOME", str(elsewhere / "missing"))
+    assert not find_home().found and "DONTO_HOME=" in find_home().not_found()
+
+
+def test_a_command_that_finds_no_home_says_where_it_looked_and_makes_nothing(tmp_path, monkeypatch, capsys):
+    for variable in ("DONTO_HOME", "DONTO_NEO4J_HOME", "NEO4J_URI", "DONTO_NEO4J_PASSWORD"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["keys", "list"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"donto: no donto home: DONTO_HOME is unset and there is no .donto/ in {tmp_path}")
+    assert said.count("\n") == 1 and not (tmp_path / ".donto").exists()

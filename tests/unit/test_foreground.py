@@ -44,3 +44,33 @@ def test_never_waits_longer_than_the_limit_while_requests_keep_coming() -> None:
     with foreground.request():
         waited = foreground.give_way(quiet_s=0.1, max_wait_s=0.3)
     assert 0.3 <= waited < 0.6
+
+
+def test_heavy_requests_alone_let_a_pressed_background_turn_go_at_once() -> None:
+    foreground = Foreground()
+    with foreground.request(heavy=True):  # a batch write that never ends: the process is never quiet
+        started = time.monotonic()
+        whole = foreground.background_turn(quiet_s=0.1, max_wait_s=0.3)
+        waited = time.monotonic() - started
+    assert not whole and 0.3 <= waited < 0.6  # a slice, taken as soon as the longest wait was over
+
+
+def test_a_pressed_background_turn_waits_for_the_light_requests_in_flight() -> None:
+    foreground = Foreground()
+    answered = threading.Event()
+
+    def recall() -> None:
+        with foreground.request():  # light: a question
+            time.sleep(0.5)
+        answered.set()
+
+    with foreground.request(heavy=True):
+        threading.Thread(target=recall).start()
+        time.sleep(0.02)
+        whole = foreground.background_turn(quiet_s=0.1, max_wait_s=0.3)
+        assert answered.is_set()  # the slice waited for the question, past the first 0.3 s
+    assert not whole
+
+
+def test_a_quiet_process_gets_a_whole_batch() -> None:
+    assert Foreground().background_turn(quiet_s=0.05, max_wait_s=1.0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.auth.limits import FailureWindows, TokenBuckets, whole_seconds
+from app.auth.limits import FailureWindows, RecentlySeen, TokenBuckets, whole_seconds
 
 
 class Clock:
@@ -68,3 +68,10 @@ def test_failures_below_the_limit_never_block_and_a_zero_limit_turns_it_off():
 
 def test_retry_after_is_whole_seconds_rounded_up_and_at_least_one():
     assert [whole_seconds(0.001), whole_seconds(1.0), whole_seconds(1.2), whole_seconds(59.5)] == [1, 1, 2, 60]
+
+
+def test_recently_seen_forgets_the_oldest_past_its_capacity():
+    seen = RecentlySeen(capacity=2)
+    for name in ("a", "b", "a", "c"):  # "a" seen again is the newest
+        seen.add(name)
+    assert "a" in seen and "c" in seen and "b" not in seen

@@ -8,17 +8,20 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from app.api.deps import MemoryDep
-from app.api.schemas.health import HealthOut, IndexStateOut, ModelOut
+from app.api.schemas.health import HealthOut, IndexStateOut, ModelOut, ModelState
 from app.errors import BackendUnavailable
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/health", response_model=HealthOut, responses={503: {"model": HealthOut}})
+@router.get(
+    "/health", response_model=HealthOut, response_model_exclude_none=True, responses={503: {"model": HealthOut}}
+)
 def health(memory: MemoryDep) -> HealthOut | JSONResponse:
     """Is Neo4j reachable, and which schema version and embedding model does it carry; which model
-    is configured (its card); which indexes are still being built? 503 when Neo4j does not answer
-    (the body says no more than that: no address, no driver message)."""
+    is configured (its card, once loaded: for seconds after a start it is `warming_up`); which
+    indexes are still being built? 503 when Neo4j does not answer (the body says no more than that:
+    no address, no driver message) or the model could not be loaded."""
     try:
         if not memory.opened.is_set():  # Neo4j has not answered since the API started
             raise BackendUnavailable("not opened yet")
@@ -27,11 +30,18 @@ def health(memory: MemoryDep) -> HealthOut | JSONResponse:
     except BackendUnavailable:
         down = HealthOut(status="unavailable", neo4j="unreachable")
         return JSONResponse(down.model_dump(exclude_none=True), status_code=503)
-    return HealthOut(
+    encoder = memory.encoder
+    state: ModelState = "failed" if encoder.failed else "ready" if encoder.loaded else "warming_up"
+    out = HealthOut(
         status="ok",
         neo4j="reachable",
         schema_version=rows[0]["schemaVersion"],
         embedding_model=rows[0]["embeddingModel"],
-        model=ModelOut(**asdict(memory.encoder.card)),
+        model_state=state,
+        model=ModelOut(**asdict(encoder.card)) if state == "ready" else None,
         indexes_not_online=[IndexStateOut(**row) for row in not_online],
     )
+    if state == "failed":  # a balancer should send nothing here: recall would only get 503s
+        failed = out.model_copy(update={"status": "unavailable"})
+        return JSONResponse(failed.model_dump(exclude_none=True), status_code=503)
+    return out

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+ModelState = Literal["ready", "warming_up", "failed"]
+
 
 class ModelOut(BaseModel):
     """The configured embedding model (`donto models` prints the same card)."""
@@ -37,7 +39,13 @@ class HealthOut(BaseModel):
     neo4j: Literal["reachable", "unreachable"]
     schema_version: int | None = None
     embedding_model: str | None = None  # the model the graph's vectors were made with
-    model: ModelOut | None = None
+    model_state: ModelState | None = Field(
+        default=None,
+        description="the configured model: `warming_up` for seconds after a start (it loads while requests are "
+        "served; recall and episodes answer 503 model_warming_up meanwhile), `failed` if it could not be "
+        "loaded (503; the server's log says why)",
+    )
+    model: ModelOut | None = Field(default=None, description="the configured model's card, once it is loaded")
     indexes_not_online: list[IndexStateOut] | None = Field(
         default=None,
         description="indexes not online, empty when all are: while one is built (minutes for a million vectors) "

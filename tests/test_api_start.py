@@ -1,0 +1,102 @@
+"""A restarted API answers within seconds: it applies the schema with the dimension the store recorded
+and loads the model on a thread of its own, serving meanwhile; what needs the model says it is warming
+up (503 with Retry-After) rather than waiting for it, and a model that fails to load takes the API out
+of a balancer's rotation (/health 503) instead of leaving recall to fail request by request."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+from fastapi.testclient import TestClient
+
+from support import ADMIN_KEY, REPO, Api, claim, free_ports
+
+
+def test_a_restarted_api_answers_health_while_the_model_loads_and_recall_says_it_is_warming_up(
+    settings, memory, workspace
+) -> None:
+    # `memory`: the session's API applied the schema, so the store has recorded its model, as after any start.
+    [port] = free_ports(1)
+    env = {
+        **os.environ,
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_USER": settings.neo4j.user,
+        "NEO4J_PASSWORD": settings.neo4j.password.get_secret_value(),
+        "DONTO_API_KEY": ADMIN_KEY,
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    keyed = {"Authorization": f"Bearer {ADMIN_KEY}", "X-Donto-Workspace": workspace}
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=keyed, timeout=30) as http:
+            health = _first_answer(http, lambda h: h.status_code == 200, process)
+            assert health.json()["model_state"] == "warming_up" and "model" not in health.json()
+            recall = http.post("/v1/recall", json={"query": "who runs apple?"})
+            assert recall.status_code == 503 and int(recall.headers["Retry-After"]) >= 1
+            assert recall.json()["error"]["code"] == "model_warming_up"
+            # What needs no model is served as usual: a claim is written, and embedded once the model is in.
+            assert http.post("/v1/claims", json={"claims": [claim("apple", "ceo_of", "tim-cook")]}).status_code == 201
+            ready = _first_answer(http, lambda h: h.json().get("model_state") == "ready", process)
+            assert ready.json()["model"]["name"] == "e5-small-v2"
+            answered = http.post("/v1/recall", json={"query": "who runs apple?"})
+            assert answered.status_code == 200
+            assert any(item["object"] == "tim-cook" for item in answered.json()["items"])
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=60)
+
+
+def _first_answer(http: httpx.Client, wanted, process: subprocess.Popen, timeout_s: float = 120) -> httpx.Response:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else "donto serve ended"
+        try:
+            answer = http.get("/health")
+            if wanted(answer):
+                return answer
+        except httpx.TransportError:
+            pass  # not listening yet
+        time.sleep(0.05)
+    raise AssertionError("no such /health answer in time")
+
+
+def test_a_model_that_fails_to_load_in_the_background_takes_the_api_out_of_rotation(settings, memory, tmp_path):
+    from app.api.main import create_app
+
+    # Named as the store recorded it, so the schema is applied without it; only its load fails.
+    broken = tmp_path / "e5-small-v2"
+    broken.mkdir()
+    (broken / "modules.json").write_text("not a module list")
+    failing = settings.model_copy(
+        update={"embedding": settings.embedding.model_copy(update={"models_dir": str(tmp_path)})}
+    )
+    with TestClient(create_app(failing)) as client:
+        deadline = time.monotonic() + 60
+        while client.get("/health").json().get("model_state") != "failed":
+            assert time.monotonic() < deadline, client.get("/health").text
+            time.sleep(0.1)
+        health = client.get("/health")
+        assert health.status_code == 503
+        assert health.json() | {"schema_version": None} == {
+            "status": "unavailable",
+            "neo4j": "reachable",
+            "schema_version": None,
+            "embedding_model": "e5-small-v2",
+            "model_state": "failed",
+            "indexes_not_online": [],
+        }
+        api = Api(client, "model-failed")
+        recall = api.post("/v1/recall", json={"query": "anything?"})
+        assert recall.status_code == 503 and recall.json()["error"]["code"] == "model_unavailable"
+        assert "see the server's log" in recall.json()["error"]["message"]  # no path, no library message
+        assert api.post("/v1/claims", json={"claims": [claim("still", "writes", "claims")]}).status_code == 201
