@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from app.embedding.encoder import Encoder
 from app.memorize.service import ALIAS_SIMILARITY, _cosine, _phrasing
+from app.memory import Memory
 from app.settings import Settings
 
 PARAPHRASES = (
@@ -32,7 +32,7 @@ OTHERS = (
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
-    encoder = Encoder(settings.embedding)
+    encoder = Memory(settings).encoder  # a Memory opens no connection until asked: the model alone
 
     def scored(pairs: tuple[tuple[str, str], ...]) -> list[tuple[float, str, str]]:
         vectors = encoder.encode([_phrasing(p) for pair in pairs for p in pair])
