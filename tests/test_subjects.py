@@ -229,7 +229,7 @@ def test_an_understanding_understands_its_subjects_and_old_graphs_are_migrated(m
     )
     assert api.post("/v1/understandings/about", json={"subject_names": ["James"]}).json()["understandings"] == []
     monkeypatch.setattr(graph_client, "MIGRATION_BATCH", 2)  # three edges: two batches and a last empty one
-    assert memory.apply_schema() == 9
+    assert memory.apply_schema() == 10
     assert edges() == [("UNDERSTANDS", "Audrey", False), ("UNDERSTANDS", "James", False), ("UNDERSTANDS", "Maya", True)]
     about = api.post("/v1/understandings/about", json={"subject_names": ["James"]}).json()["understandings"]
     assert [u["id"] for u in about] == [understanding]

@@ -21,7 +21,7 @@ def test_health_needs_no_key(client):
     assert body == {
         "status": "ok",
         "neo4j": "reachable",
-        "schema_version": 9,
+        "schema_version": 10,
         "embedding_model": "e5-small-v2",
         "model_state": "ready",
         "model": {
