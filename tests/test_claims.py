@@ -240,7 +240,13 @@ def test_predicates_registry(api: Api):
     assert put.status_code == 200
     api.put("/v1/predicates/likes", json={"cardinality": "many"})
     assert api.get("/v1/predicates").json() == [
-        {"name": "ceo", "cardinality": "one", "aliases": ["chief-executive"], "declared_by": "user", "proposed_aliases": []},
+        {
+            "name": "ceo",
+            "cardinality": "one",
+            "aliases": ["chief-executive"],
+            "declared_by": "user",
+            "proposed_aliases": [],
+        },
         {"name": "likes", "cardinality": "many", "aliases": [], "declared_by": "user", "proposed_aliases": []},
     ]
     bad = api.put("/v1/predicates/ceo", json={"cardinality": "several"})

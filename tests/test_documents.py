@@ -52,6 +52,9 @@ def test_a_document_is_recalled_by_a_sentence_with_its_exact_offsets_and_date(ap
     sentence = NOTES[provenance["start"] : provenance["end"]]
     assert sentence == "Ana Costa now leads the data platform group, which grew to twelve engineers."
     assert top["text"] == f"[5 April 2024] {sentence}"
+    text = api.get(f"/v1/documents/{doc['id']}/text")  # the text the offsets index, as registered
+    assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
+    assert text.text[provenance["start"] : provenance["end"]] == sentence and text.text == NOTES
 
 
 def test_a_passages_own_time_expression_is_resolved_against_the_documents_date(api):
@@ -116,6 +119,7 @@ def test_text_memorized_with_no_llm_is_recallable(api):
 
 def test_an_unknown_document_is_a_404_and_a_date_out_of_range_a_422_naming_it(api):
     assert api.get("/v1/documents/nope").status_code == 404
+    assert api.get("/v1/documents/nope/text").json()["error"]["field"] == "id"
     for bad in ("10000-01-01", "yesterday", "2024-02-30"):
         response = api.post("/v1/documents", json={"text": "x y z", "occurred_at": bad})
         assert response.status_code == 422, response.text

@@ -22,51 +22,63 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
+from scripted_llm import KM, RACE, TEXT, ScriptedLLM, lines, with_llm
 
 from app.mcp.stdio_transport import refusal_of
 from support import ADMIN_KEY, REPO, Api, served_api
 
-TOOLS = {
-    "write_claims",
-    "list_claims",
-    "get_claim",
-    "claim_status",
-    "retract_claim",
-    "recall",
-    "add_turns",
-    "entity_profile",
-    "entity_paths",
-    "link_entities",
-    "entity_identity",
-} | {  # the curated memory's (app/mcp/memory_tools.py)
-    "orient",
-    "bring_to_mind",
-    "recall_memory",
-    "reset_seen",
-    "search_memory",
-    "create_subject",
-    "get_subjects",
-    "update_subject",
-    "set_structure",
-    "list_subjects",
-    "remember",
-    "append_observations",
-    "delete_observations",
-    "create_understanding",
-    "update_understanding",
-    "get_understandings",
-    "understanding_history",
-    "open_around",
-    "open_intersection",
-    "find_similar_subjects",
-    "merge_subjects",
-    "unmerge_subjects",
-    "mark_useful",
-    "mark_questionable",
-    "consolidation_report",
-    "close_consolidation",
-    "memory_stats",
-}
+TOOLS = (
+    {
+        "write_claims",
+        "list_claims",
+        "get_claim",
+        "claim_status",
+        "retract_claim",
+        "recall",
+        "add_turns",
+        "entity_profile",
+        "entity_paths",
+        "link_entities",
+        "entity_identity",
+    }
+    | {  # what an agent reads (app/mcp/source_tools.py)
+        "register_document",
+        "get_document",
+        "memorize",
+        "get_job",
+        "list_jobs",
+        "cancel_job",
+    }
+    | {  # the curated memory's (app/mcp/memory_tools.py)
+        "orient",
+        "bring_to_mind",
+        "recall_memory",
+        "reset_seen",
+        "search_memory",
+        "create_subject",
+        "get_subjects",
+        "update_subject",
+        "set_structure",
+        "list_subjects",
+        "remember",
+        "append_observations",
+        "delete_observations",
+        "create_understanding",
+        "update_understanding",
+        "get_understandings",
+        "understanding_history",
+        "open_around",
+        "open_intersection",
+        "find_similar_subjects",
+        "merge_subjects",
+        "unmerge_subjects",
+        "mark_useful",
+        "mark_questionable",
+        "consolidation_report",
+        "close_consolidation",
+        "memory_stats",
+    }
+)
 
 
 @pytest.fixture(scope="module")
@@ -554,3 +566,70 @@ def test_http_keeps_each_key_in_its_workspace(port, client, memory):
 
     anyio.run(scenario)
     assert [c["id"] for c in Api(client, a).list(subject="secret")] and Api(client, b).list(subject="secret") == []
+
+
+NOTES = (
+    "Minutes of the garden committee.\n"
+    "Priya will order the compost bins before the spring fair.\n"
+    "The shed key now hangs in the library's back office."
+)
+
+
+def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(settings, llm: ScriptedLLM, client, memory):
+    """memorize, the jobs and documents tools and the resources, over HTTP as an agent uses them:
+    a document kept is recallable at once, its text readable as a resource at the offsets recall
+    gives; extraction run now or queued, followed and cancelled; and bad arguments name the field."""
+    workspace = "mcp-read-" + uuid.uuid4().hex[:10]
+    issued = memory.keys.create(workspace)
+    api = Api(client, workspace)
+
+    async def scenario(port: int) -> None:
+        async with over_http(port, issued.key) as mcp:
+            kept = await call(mcp, "register_document", text=NOTES, title="Garden minutes", occurred_at="2026-03-02")
+            assert kept["revision"] == 1 and kept["passages"] == 3 and kept["occurred_at"].startswith("2026-03-02")
+            detail = await call(mcp, "get_document", id=kept["id"])
+            assert detail["title"] == "Garden minutes" and detail["length"] == len(NOTES)
+            [text] = (await mcp.read_resource(f"donto://documents/{kept['id']}")).contents
+            assert text.text == NOTES and text.mime_type == "text/plain"
+            found = await call(mcp, "recall", query="Where is the shed key kept?", k=3, include_provenance=True)
+            first = found["items"][0]["provenance"]
+            assert first["document_id"] == kept["id"]
+            assert NOTES[first["start"] : first["end"]] == "The shed key now hangs in the library's back office."
+
+            llm.queue(lines(RACE, KM))
+            done = await call(mcp, "memorize", text=TEXT, occurred_at="2026-11-16T09:00:00Z", wait=True)
+            assert done["extraction"] == "succeeded" and done["summary"]["claimsCreated"] == 2
+            job = await call(mcp, "get_job", id=done["job_id"])
+            assert job["state"] == "succeeded" and job["source_id"] == done["source_id"]
+            queued = await call(mcp, "memorize", document_id=kept["id"], mode="deep")
+            assert queued["extraction"] == "queued" and queued["queue_position"] >= 1
+            listed = await call(mcp, "list_jobs", state="queued")
+            assert [j["id"] for j in listed["jobs"]] == [queued["job_id"]]
+            assert (await call(mcp, "cancel_job", id=queued["job_id"]))["state"] == "cancelled"
+
+            # Resources: a claim and an entity's profile, as JSON, by URI.
+            templates = {t.uri_template for t in (await mcp.list_resource_templates()).resource_templates}
+            assert templates == {"donto://claims/{id}", "donto://entities/{key}", "donto://documents/{id}"}
+            [race] = api.list(subject="melanie", predicate="ran")
+            [as_json] = (await mcp.read_resource(f"donto://claims/{race['id']}")).contents
+            assert as_json.mime_type == "application/json" and json.loads(as_json.text)["id"] == race["id"]
+            [profile] = (await mcp.read_resource("donto://entities/melanie")).contents
+            assert {g["predicate"] for g in json.loads(profile.text)["predicates"]} == {"ran"}
+            with pytest.raises(MCPError) as missing:
+                await mcp.read_resource("donto://documents/no-such-document")
+            assert missing.value.error.data["error"] == {
+                "code": "not_found",
+                "message": "no document 'no-such-document' in this workspace",
+                "field": "id",
+            }
+
+            # Bad arguments name the field, and nothing is kept.
+            assert (await refused(mcp, "memorize", text="x", occurred_at="sometime"))["field"] == "occurred_at"
+            assert (await refused(mcp, "memorize", text="x", mode="sequentially"))["field"] == "mode"
+            assert (await refused(mcp, "list_jobs", state="lost"))["field"] == "state"
+            assert (await refused(mcp, "get_job", id="no-such-job"))["code"] == "not_found"
+            assert (await refused(mcp, "register_document", text=""))["field"] == "text"
+        assert len(api.get("/v1/jobs").json()["jobs"]) == 2
+
+    with served_api(with_llm(settings, llm)) as port:
+        anyio.run(scenario, port)

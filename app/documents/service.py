@@ -152,6 +152,13 @@ class DocumentService:
             ],
         )
 
+    def text(self, workspace: str, document_id: str) -> str:
+        """A revision's text, as registered: passages' and evidence spans' offsets index it."""
+        rows = self.graph.read_query("document_source", workspace=workspace, id=document_id)
+        if not rows:
+            raise NotFound(f"no document {document_id!r} in this workspace", field="id")
+        return rows[0]["text"]
+
     def backfill_passages(self, report: Callable[[str], None] | None = None) -> int:
         """Schema version 10's migration: documents registered before it get their passages and
         transaction time, a page per transaction until none is left (a start cut short goes on at

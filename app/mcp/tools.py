@@ -28,7 +28,7 @@ from app.api.schemas.identity import IdentityOut, SameAsOut
 from app.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
 from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from app.explore.service import MAX_HOPS
-from app.mcp import memory_tools
+from app.mcp import memory_tools, source_tools
 from app.mcp.common import READS, WRITES, WorkspaceOf
 from app.mcp.common import error as _error
 from app.mcp.common import result as _result
@@ -43,7 +43,9 @@ from app.walk.service import MAX_IDS
 
 INSTRUCTIONS = """\
 donto is a long-term memory. Keep what you hear with add_turns and the facts you learn with
-write_claims (say when each was true: valid_from, valid_to). Before answering about the past, call
+write_claims (say when each was true: valid_from, valid_to). Hand it what you read with memorize
+(text, with occurred_at: when it was written): it is kept and recallable at once, and its facts are
+extracted into dated claims by a job you can follow with get_job. Before answering about the past, call
 recall. Before acting on a remembered fact, call claim_status: POTENTIALLY_STALE means a premise it
 rests on was superseded, retracted or has expired. Facts are never overwritten: a change is a new
 claim with a later valid_from; retract_claim is only for facts that were wrong.
@@ -316,4 +318,5 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         return _result(EntityPathsOut.model_validate({"from": key, "to": to, "paths": paths}))
 
     memory_tools.register(server, memory, workspace_of)
+    source_tools.register(server, memory, workspace_of)
     return server

@@ -12,6 +12,8 @@ import pytest
 from pydantic import BaseModel
 
 from app.api.schemas import subjects as s
+from app.api.schemas.documents import DocumentIn
+from app.api.schemas.memorize import MemorizeIn
 from app.mcp.tools import build_server
 
 REQUESTS: dict[str, type[BaseModel]] = {
@@ -63,6 +65,18 @@ def test_each_memory_tool_takes_its_rest_fields_with_the_same_limits(name):
     for field, schema in arguments.items():
         if field in model["properties"]:
             assert limits(schema) == limits(model["properties"][field]), field
+
+
+@pytest.mark.parametrize(
+    ("name", "model", "renamed"),
+    [("memorize", MemorizeIn, {"wait": "async"}), ("register_document", DocumentIn, {})],
+)
+def test_the_tools_for_what_an_agent_reads_take_their_rest_fields_with_the_same_limits(name, model, renamed):
+    arguments, fields = tools()[name].input_schema["properties"], model.model_json_schema(by_alias=True)["properties"]
+    assert {renamed.get(a, a) for a in arguments} == set(fields)
+    for argument, schema in arguments.items():
+        if argument not in renamed:
+            assert limits(schema) == limits(fields[argument]), argument
 
 
 def test_every_tool_opens_with_a_one_line_purpose():

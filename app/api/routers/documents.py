@@ -34,3 +34,17 @@ def register_document(body: DocumentIn, memory: MemoryDep, workspace: WorkspaceD
 def get_document(document_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> DocumentDetailOut:
     """A revision: its title, dates, length and passage count, and every revision of its document."""
     return DocumentDetailOut.of(memory.documents.get(workspace, document_id))
+
+
+@router.get(
+    "/{document_id}/text",
+    response_class=Response,  # the 200 is text; the errors stay JSON, as every operation's
+    responses={
+        200: {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "the revision's text"},
+        **errors(404),
+    },
+)
+def get_document_text(document_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> Response:
+    """A revision's text as it was registered (UTF-8): `text[start:end]` of it is what a passage or an
+    evidence span with those offsets cites, counted in characters."""
+    return Response(memory.documents.text(workspace, document_id), media_type="text/plain; charset=utf-8")

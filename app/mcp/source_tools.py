@@ -1,0 +1,214 @@
+"""What an agent reads, handed to donto over MCP: documents, memorize and the jobs it queues, each
+mapped to the service call its REST route makes (app/api/routers/documents.py, memorize.py,
+jobs.py) and answered with the same response models; and MCP resources, read by URI, for a claim,
+an entity's profile and a document's text (seed 000: affordances a client can attach to a
+conversation without a tool call)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Literal
+
+from mcp import MCPError
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult
+from pydantic import Field, StringConstraints
+
+from app import errors
+from app.api.errors import error_body
+from app.api.schemas.claims import ClaimOut
+from app.api.schemas.common import Id, Instant, Key
+from app.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
+from app.api.schemas.explore import EntityProfileOut
+from app.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, State
+from app.api.schemas.memorize import MemorizeIn, MemorizeOut
+from app.jobs.store import MAX_PAGE
+from app.mcp.common import READS, WRITES
+from app.mcp.common import result as _result
+from app.memorize.service import MemorizeRequest
+from app.memory import Memory
+from app.temporal.scope import TimeScope
+from extraction.engine import MAX_PASSES
+
+OccurredAt = Annotated[
+    Instant | None,
+    Field(
+        description="when the text was written or said (ISO-8601). It dates what the text says: "
+        "'last month' in it is resolved against this; default now"
+    ),
+]
+DocumentId = Annotated[Id, Field(description="a document revision's id, as register_document or memorize gave it")]
+JobId = Annotated[Id, Field(description="a job id, as memorize gave it")]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=1_000_000, pattern=r"\S")]
+Title = Annotated[str, StringConstraints(max_length=1000)]
+
+
+def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context], str]) -> None:
+    """Add the documents, memorize and jobs tools and the resources to `server`."""
+
+    @server.tool(annotations=WRITES)
+    def register_document(
+        text: Annotated[
+            str,
+            StringConstraints(min_length=1),
+            Field(description="verbatim: a note, a page, a transcript ('Name: line')"),
+        ],
+        ctx: Context,
+        title: Annotated[Title | None, Field(description="what it is called")] = None,
+        source: Annotated[str | None, Field(max_length=2000, description="where it came from, e.g. a URL")] = None,
+        external_id: Annotated[
+            Key | None, Field(description="your own id for it: the same id with new text is a new revision")
+        ] = None,
+        occurred_at: OccurredAt = None,
+    ) -> Annotated[CallToolResult, DocumentOut]:
+        """Keep a text so that recall finds its sentences (no LLM needed), and so that claims can cite it.
+
+        It is cut into passages, each recallable with its exact character offsets. Registering the
+        same text again changes nothing; new text under the same external_id is a new revision, and
+        reads from then on see only the new one. To also extract facts from it, use memorize."""
+        body = DocumentIn(text=text, title=title, source=source, external_id=external_id, occurred_at=occurred_at)
+        doc = memory.documents.register(
+            workspace_of(ctx), body.text, body.title, body.source, body.external_id, body.occurred_at
+        )
+        return _result(DocumentOut.of(doc))
+
+    @server.tool(annotations=READS)
+    def get_document(id: DocumentId, ctx: Context) -> Annotated[CallToolResult, DocumentDetailOut]:
+        """A document revision's title, dates, length and passage count, and all its revisions.
+
+        Its text is the resource donto://documents/{id}."""
+        return _result(DocumentDetailOut.of(memory.documents.get(workspace_of(ctx), id)))
+
+    @server.tool(annotations=WRITES)
+    def memorize(
+        ctx: Context,
+        text: Annotated[Text | None, Field(description="text to keep and read (or document_id, or session_id)")] = None,
+        document_id: Annotated[Id | None, Field(description="a registered document revision to read")] = None,
+        session_id: Annotated[Id | None, Field(description="a conversation's session id, as add_turns gave it")] = None,
+        title: Annotated[Title | None, Field(description="with text: the title it is kept under")] = None,
+        occurred_at: OccurredAt = None,
+        mode: Annotated[
+            Literal["single", "exhaustive", "deep"],
+            Field(description="single: one pass; exhaustive: several angles; deep: passes until nothing new"),
+        ] = "single",
+        passes: Annotated[int, Field(ge=1, le=MAX_PASSES, description="deep mode's most passes per chunk")] = 3,
+        lenses: Annotated[
+            list[Annotated[str, StringConstraints(min_length=1, max_length=200)]],
+            Field(max_length=10, description="focused passes after the mode's own, e.g. ['kinship', 'health']"),
+        ] = [],  # noqa: B006 - the SDK copies arguments per call
+        wait: Annotated[
+            bool, Field(description="true: extract now and answer with the result (can take minutes); false: queue it")
+        ] = False,
+    ) -> Annotated[CallToolResult, MemorizeOut]:
+        """Read a text (or a kept document or conversation) and remember the facts in it as dated claims.
+
+        The text is kept as a document at once, so recall finds it even before (or without) extraction.
+        With an LLM endpoint configured, a job extracts claims: each dated against occurred_at, a later
+        value of a single-valued fact (where someone lives) superseding the earlier one. Queued (the
+        default) answers with job_id; follow it with get_job. extraction is not_configured when the
+        server has no LLM: the text is still kept and recallable."""
+        body = MemorizeIn.model_validate(
+            {
+                "text": text,
+                "document_id": document_id,
+                "session_id": session_id,
+                "title": title,
+                "occurred_at": occurred_at,
+                "mode": mode,
+                "passes": passes,
+                "lenses": lenses,
+                "async": not wait,
+            }
+        )
+        outcome = memory.memorize.memorize(
+            workspace_of(ctx),
+            MemorizeRequest(
+                text=body.text,
+                document_id=body.document_id,
+                session_id=body.session_id,
+                title=body.title,
+                occurred_at=body.occurred_at,
+                mode=body.mode,
+                passes=body.passes,
+                lenses=tuple(body.lenses),
+                run_async=body.run_async,
+            ),
+            "mcp",
+        )
+        return _result(
+            MemorizeOut(
+                source_kind=outcome.source_kind,
+                source_id=outcome.source_id,
+                extraction=outcome.extraction,
+                job_id=outcome.job_id,
+                queue_position=outcome.queue_position,
+                eta_s=outcome.eta_s,
+                summary=outcome.summary,
+            )
+        )
+
+    @server.tool(annotations=READS)
+    def get_job(id: JobId, ctx: Context) -> Annotated[CallToolResult, JobOut]:
+        """A memorize job: its state, place in the queue, and what each pass found.
+
+        state is queued, running, succeeded, failed or cancelled; summary and passes count the facts
+        found, the claims created and found again, and the dates resolved."""
+        return _result(JobOut.from_view(memory.jobs.get(workspace_of(ctx), id)))
+
+    @server.tool(annotations=READS)
+    def list_jobs(
+        ctx: Context,
+        state: Annotated[State | None, Field(description="only jobs in this state")] = None,
+        before: Annotated[Id | None, Field(description="next_before of the page before, for older jobs")] = None,
+        limit: Annotated[int, Field(ge=1, le=MAX_PAGE, description="jobs at most")] = 20,
+    ) -> Annotated[CallToolResult, JobPageOut]:
+        """This workspace's memorize jobs, newest first."""
+        jobs = memory.jobs.page(workspace_of(ctx), state, before, limit)
+        next_before = jobs[-1].id if len(jobs) == limit else None
+        return _result(JobPageOut(jobs=[JobOut.from_view(j) for j in jobs], next_before=next_before))
+
+    @server.tool(annotations=WRITES)
+    def cancel_job(id: JobId, ctx: Context) -> Annotated[CallToolResult, JobCancelOut]:
+        """Stop a memorize job: a queued one at once, a running one at its next pass.
+
+        Claims it already wrote stay."""
+        return _result(JobCancelOut.model_validate({"id": id, "state": memory.jobs.cancel(workspace_of(ctx), id)}))
+
+    @server.resource("donto://claims/{id}", mime_type="application/json")
+    def claim_resource(id: str, ctx: Context) -> str:
+        """A claim in full: both time intervals, its premises and evidence."""
+        with resource_errors():
+            return _json(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id)))
+
+    @server.resource("donto://entities/{key}", mime_type="application/json")
+    def entity_resource(key: str, ctx: Context) -> str:
+        """What memory holds now about an entity, by predicate: current and replaced values."""
+        with resource_errors():
+            workspace = workspace_of(ctx)
+            profile = memory.explore.profile(workspace, key, TimeScope.resolve(None, None), 200, None)
+            return _json(EntityProfileOut.model_validate(profile))
+
+    @server.resource("donto://documents/{id}", mime_type="text/plain")
+    def document_resource(id: str, ctx: Context) -> str:
+        """A document revision's text as registered: passages' and evidence spans' offsets index it."""
+        with resource_errors():
+            return memory.documents.text(workspace_of(ctx), id)
+
+
+def _json(model) -> str:  # type: ignore[no-untyped-def]
+    return json.dumps(
+        model.model_dump(mode="json", by_alias=True, exclude_unset=True), ensure_ascii=False, separators=(",", ":")
+    )
+
+
+@contextmanager
+def resource_errors() -> Iterator[None]:
+    """A resource read's domain error as a protocol error carrying donto's error body in `data`:
+    what the caller got wrong (an id of nothing) is invalid params, as the SDK's not-found is."""
+    try:
+        yield
+    except errors.DontoError as exc:
+        code = INVALID_PARAMS if isinstance(exc, errors.InvalidInput | errors.NotFound) else INTERNAL_ERROR
+        raise MCPError(code=code, message=exc.message, data=error_body(exc.code, exc.message, exc.field)) from exc
