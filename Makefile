@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-CODE   := app extraction bench
+CODE   := app extraction bench examples
 
 .PHONY: install model neo4j up check test browser
 
