@@ -83,7 +83,12 @@ def main(argv: list[str] | None = None) -> int:
     memorize = sub.add_parser("memorize", help="keep text files as documents and queue their extraction")
     memorize.add_argument("files", nargs="+", type=Path)
     memorize.add_argument("--workspace", type=workspace_name, default="default")
-    memorize.add_argument("--mode", choices=["single", "exhaustive", "deep"], default="single")
+    memorize.add_argument(
+        "--mode",
+        choices=["single", "exhaustive", "deep", "sequential", "iterative", "multi", "apertures"],  # ModeName
+        default="single",
+        help="deep (or sequential, iterative), exhaustive (or multi, apertures), single",
+    )
     memorize.add_argument("--passes", type=int, default=3)
     memorize.add_argument("--lens", action="append", default=[], dest="lenses")
     memorize.add_argument(

@@ -29,6 +29,25 @@ from extraction.text import MAX_CHUNK_CHARS, Anchor, Chunk, anchor, chunk
 
 Mode = Literal["single", "exhaustive", "deep"]
 MODES: tuple[Mode, ...] = ("single", "exhaustive", "deep")
+# Seed 001's other names for the modes, accepted wherever a mode is and answered with the canonical one.
+MODE_SYNONYMS: dict[str, Mode] = {
+    "sequential": "deep",
+    "iterative": "deep",
+    "multi": "exhaustive",
+    "apertures": "exhaustive",
+}
+ModeName = Literal["single", "exhaustive", "deep", "sequential", "iterative", "multi", "apertures"]
+
+
+def canonical_mode(name: str) -> Mode:
+    """The mode a name (or one of seed 001's synonyms) means; ValueError for none."""
+    if name in MODES:
+        return name
+    if name in MODE_SYNONYMS:
+        return MODE_SYNONYMS[name]
+    raise ValueError(f"mode is one of {', '.join(MODES)} (or {', '.join(MODE_SYNONYMS)})")
+
+
 MAX_PASSES = 10
 # The prompt's own example facts: a model that copies one into its answer has not read it in the text.
 EXAMPLE_KEYS = frozenset(f.content_key for f in (fact_from(e) for e in EXAMPLES) if f is not None)

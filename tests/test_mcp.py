@@ -601,8 +601,8 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
             assert done["extraction"] == "succeeded" and done["summary"]["claimsCreated"] == 2
             job = await call(mcp, "get_job", id=done["job_id"])
             assert job["state"] == "succeeded" and job["source_id"] == done["source_id"]
-            queued = await call(mcp, "memorize", document_id=kept["id"], mode="deep")
-            assert queued["extraction"] == "queued" and queued["queue_position"] >= 1
+            queued = await call(mcp, "memorize", document_id=kept["id"], mode="sequential")  # seed 001's name
+            assert queued["extraction"] == "queued" and queued["queue_position"] >= 1 and queued["mode"] == "deep"
             listed = await call(mcp, "list_jobs", state="queued")
             assert [j["id"] for j in listed["jobs"]] == [queued["job_id"]]
             assert (await call(mcp, "cancel_job", id=queued["job_id"]))["state"] == "cancelled"

@@ -218,6 +218,53 @@ def test_bad_memorize_requests_name_the_field_and_keep_nothing(xapi: Api, body, 
     assert xapi.get("/v1/jobs").json()["jobs"] == []
 
 
+def test_seed_001s_names_for_the_modes_are_taken_and_answered_with_the_canonical_ones(xapi: Api, api: Api):
+    for given, canonical in [
+        ("sequential", "deep"),
+        ("iterative", "deep"),
+        ("multi", "exhaustive"),
+        ("apertures", "exhaustive"),
+    ]:
+        out = memorize(xapi, 202, text=f"{TEXT} ({given})", mode=given)
+        assert out["mode"] == canonical
+        job = xapi.get(f"/v1/jobs/{out['job_id']}").json()
+        assert job["mode"] == canonical and job["request"]["mode"] == canonical
+        xapi.post(f"/v1/jobs/{out['job_id']}/cancel")
+    assert memorize(api, text=TEXT, mode="multi")["mode"] == "exhaustive"  # no LLM: still said
+
+
+def test_a_batch_queues_one_job_per_text_in_order(xapi: Api, xmemory):
+    texts = [f"{TEXT} Note {i}." for i in range(3)]
+    response = xapi.post(
+        "/v1/memorize/batch",
+        json={"items": [{"text": t, "title": f"note {i}", "mode": "iterative"} for i, t in enumerate(texts)]},
+    )
+    assert response.status_code == 202, response.text
+    results = response.json()["results"]
+    assert [r["extraction"] for r in results] == ["queued"] * 3 and [r["mode"] for r in results] == ["deep"] * 3
+    assert [r["queue_position"] for r in results] == sorted(r["queue_position"] for r in results)
+    for text, result in zip(texts, results):
+        assert xapi.get(f"/v1/documents/{result['source_id']}/text").text == text
+        assert xapi.post(f"/v1/jobs/{result['job_id']}/cancel").json()["state"] == "cancelled"
+
+
+@pytest.mark.parametrize(
+    "items, field",
+    [
+        ([{"text": "fine"}, {"document_id": "no-such-document"}], "items[1].document_id"),
+        ([{"text": "fine"}, {"text": "also fine", "mode": "telepathic"}], "items[1].mode"),
+        ([{"text": "fine", "async": False}], "items[0].async"),
+        ([{"text": "fine"}, {"text": "also fine", "colour": "red"}], "items[1].colour"),
+        ([], "items"),
+    ],
+)
+def test_a_batch_with_one_bad_item_is_refused_whole_and_keeps_nothing(xapi: Api, items, field):
+    response = xapi.post("/v1/memorize/batch", json={"items": items})
+    assert response.status_code == 422 and response.json()["error"]["field"] == field, response.text
+    assert xapi.get("/v1/jobs").json()["jobs"] == []
+    assert xapi.post("/v1/recall", json={"query": "fine"}).json()["items"] == []  # no text was kept
+
+
 def test_a_job_whose_worker_is_killed_finishes_in_another_with_no_duplicate_claims(
     xapi: Api, llm: ScriptedLLM, xmemory, llm_settings: Settings
 ):

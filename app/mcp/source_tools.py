@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Literal
+from typing import Annotated
 
 from mcp import MCPError
 from mcp.server.mcpserver import Context, MCPServer
@@ -27,10 +27,9 @@ from app.api.schemas.memorize import MemorizeIn, MemorizeOut
 from app.jobs.store import MAX_PAGE
 from app.mcp.common import READS, WRITES
 from app.mcp.common import result as _result
-from app.memorize.service import MemorizeRequest
 from app.memory import Memory
 from app.temporal.scope import TimeScope
-from extraction.engine import MAX_PASSES
+from extraction.engine import MAX_PASSES, ModeName
 
 OccurredAt = Annotated[
     Instant | None,
@@ -90,8 +89,11 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         title: Annotated[Title | None, Field(description="with text: the title it is kept under")] = None,
         occurred_at: OccurredAt = None,
         mode: Annotated[
-            Literal["single", "exhaustive", "deep"],
-            Field(description="single: one pass; exhaustive: several angles; deep: passes until nothing new"),
+            ModeName,
+            Field(
+                description="single: one pass; exhaustive: several angles; deep: passes until nothing new "
+                "(sequential and iterative mean deep; multi and apertures mean exhaustive)"
+            ),
         ] = "single",
         passes: Annotated[int, Field(ge=1, le=MAX_PASSES, description="deep mode's most passes per chunk")] = 3,
         lenses: Annotated[
@@ -122,32 +124,7 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
                 "async": not wait,
             }
         )
-        outcome = memory.memorize.memorize(
-            workspace_of(ctx),
-            MemorizeRequest(
-                text=body.text,
-                document_id=body.document_id,
-                session_id=body.session_id,
-                title=body.title,
-                occurred_at=body.occurred_at,
-                mode=body.mode,
-                passes=body.passes,
-                lenses=tuple(body.lenses),
-                run_async=body.run_async,
-            ),
-            "mcp",
-        )
-        return _result(
-            MemorizeOut(
-                source_kind=outcome.source_kind,
-                source_id=outcome.source_id,
-                extraction=outcome.extraction,
-                job_id=outcome.job_id,
-                queue_position=outcome.queue_position,
-                eta_s=outcome.eta_s,
-                summary=outcome.summary,
-            )
-        )
+        return _result(MemorizeOut.of(memory.memorize.memorize(workspace_of(ctx), body.to_request(), "mcp")))
 
     @server.tool(annotations=READS)
     def get_job(id: JobId, ctx: Context) -> Annotated[CallToolResult, JobOut]:

@@ -44,7 +44,7 @@ from app.predicates.service import DEFAULT_SINGLE_VALUED, PredicateService
 from app.settings import LLMSettings
 from app.temporal.instants import to_native, utc_now
 from app.temporal.phrases import resolve_time_phrase
-from extraction.engine import MAX_PASSES, MODES, ExtractionResult, Extractor, FoundFact, PassReport
+from extraction.engine import MAX_PASSES, ExtractionResult, Extractor, FoundFact, PassReport, canonical_mode
 from extraction.facts import IDENTITY_PREDICATES
 from extraction.llm import ChatClient, LLMConfig
 
@@ -90,6 +90,7 @@ ExtractionState = Literal["queued", "running", "succeeded", "failed", "cancelled
 class MemorizeOutcome:
     source_kind: SourceKind
     source_id: str
+    mode: str  # canonical
     extraction: ExtractionState
     job_id: str | None = None
     queue_position: int | None = None
@@ -138,19 +139,13 @@ class MemorizeService:
 
     def memorize(self, workspace: str, request: MemorizeRequest, runner: str) -> MemorizeOutcome:
         """Keep the text, then queue its extraction (or, not async, run it now as `runner`)."""
-        if request.mode not in MODES:
-            raise InvalidInput(f"mode is one of {', '.join(MODES)}", field="mode")
-        if not 1 <= request.passes <= MAX_PASSES:
-            raise InvalidInput(f"passes is between 1 and {MAX_PASSES}", field="passes")
-        source_kind, source_id, length = self._keep(workspace, request)
-        if not request.run_async and length > MAX_SYNC_CHARS:
-            raise InvalidInput(
-                f"a source over {MAX_SYNC_CHARS:,} characters ({length:,}) is extracted as a job, not while the "
-                "request waits: leave async true and follow the job",
-                field="async",
-            )
+        return self._start(workspace, self.check(workspace, request), runner)
+
+    def _start(self, workspace: str, request: MemorizeRequest, runner: str) -> MemorizeOutcome:
+        """Keep the checked request's source and queue (or run) its extraction."""
+        source_kind, source_id = self._keep(workspace, request)
         if not self.llm.configured:
-            return MemorizeOutcome(source_kind, source_id, "not_configured")
+            return MemorizeOutcome(source_kind, source_id, request.mode, "not_configured")
         job_request = {
             "mode": request.mode,
             "passes": request.passes,
@@ -169,17 +164,37 @@ class MemorizeService:
             run_by=None if request.run_async else runner,
         )
         if request.run_async:
-            return MemorizeOutcome(source_kind, source_id, "queued", job_id, position, self._eta(workspace, position))
+            eta = self._eta(workspace, position)
+            return MemorizeOutcome(source_kind, source_id, request.mode, "queued", job_id, position, eta)
         job = ClaimedJob(job_id, workspace, "extract", job_request, request.mode, source_kind, source_id, 1)
         with self.jobs.held(job_id, runner) as check:
             self.run(job, runner, check)
         view = self.jobs.get(workspace, job_id)
-        return MemorizeOutcome(
-            source_kind, source_id, cast(ExtractionState, view.state), job_id, None, None, view.summary
-        )
+        state = cast(ExtractionState, view.state)
+        return MemorizeOutcome(source_kind, source_id, request.mode, state, job_id, None, None, view.summary)
 
-    def _keep(self, workspace: str, request: MemorizeRequest) -> tuple[SourceKind, str, int]:
-        """The source to extract from (kept as a document when given as text) and its length."""
+    def memorize_many(self, workspace: str, requests: list[MemorizeRequest], runner: str) -> list[MemorizeOutcome]:
+        """Several texts, one job each, in order; every request is checked before any is kept, so a
+        bad one (InvalidInput, its field prefixed `items[i].`) keeps nothing."""
+        checked = []
+        for i, request in enumerate(requests):
+            try:
+                checked.append(self.check(workspace, request))
+            except InvalidInput as exc:
+                raise InvalidInput(
+                    exc.message, field=f"items[{i}].{exc.field}" if exc.field else f"items[{i}]"
+                ) from exc
+        return [self._start(workspace, request, runner) for request in checked]
+
+    def check(self, workspace: str, request: MemorizeRequest) -> MemorizeRequest:
+        """The request with its mode's canonical name, or InvalidInput naming the field at fault:
+        everything memorize refuses is refused here, before anything is kept."""
+        try:
+            request = replace(request, mode=canonical_mode(request.mode))
+        except ValueError as exc:
+            raise InvalidInput(str(exc), field="mode") from exc
+        if not 1 <= request.passes <= MAX_PASSES:
+            raise InvalidInput(f"passes is between 1 and {MAX_PASSES}", field="passes")
         given = [name for name in ("text", "document_id", "session_id") if getattr(request, name) is not None]
         if len(given) != 1:
             raise InvalidInput("give exactly one of text, document_id or session_id", field=(given or ["text"])[-1])
@@ -189,22 +204,38 @@ class MemorizeService:
                 field="occurred_at",
             )
         if request.text is not None:
-            if not request.run_async and len(request.text) > MAX_SYNC_CHARS:  # refused before it is kept
-                return "document", "", len(request.text)
-            document = self.documents.register(
-                workspace, request.text, request.title, "memorize", occurred_at=request.occurred_at
-            )
-            return "document", document.id, len(request.text)
-        if request.document_id is not None:
+            length = len(request.text)
+        elif request.document_id is not None:
             rows = self.graph.read_query("documents_text", workspace=workspace, ids=[request.document_id])
             if not rows:
                 raise InvalidInput(f"no document {request.document_id!r} in this workspace", field="document_id")
-            return "document", request.document_id, len(rows[0]["text"])
+            length = len(rows[0]["text"])
+        else:
+            turns = self.graph.read_query("session_source_text", workspace=workspace, session_id=request.session_id)
+            if not turns:
+                raise InvalidInput(
+                    f"no session {request.session_id!r} with turns in this workspace", field="session_id"
+                )
+            length = sum(len(t["text"]) for t in turns)
+        if not request.run_async and length > MAX_SYNC_CHARS:
+            raise InvalidInput(
+                f"a source over {MAX_SYNC_CHARS:,} characters ({length:,}) is extracted as a job, not while the "
+                "request waits: leave async true and follow the job",
+                field="async",
+            )
+        return request
+
+    def _keep(self, workspace: str, request: MemorizeRequest) -> tuple[SourceKind, str]:
+        """The source to extract from, kept as a document when given as text (the request was checked)."""
+        if request.text is not None:
+            document = self.documents.register(
+                workspace, request.text, request.title, "memorize", occurred_at=request.occurred_at
+            )
+            return "document", document.id
+        if request.document_id is not None:
+            return "document", request.document_id
         assert request.session_id is not None
-        turns = self.graph.read_query("session_source_text", workspace=workspace, session_id=request.session_id)
-        if not turns:
-            raise InvalidInput(f"no session {request.session_id!r} with turns in this workspace", field="session_id")
-        return "session", request.session_id, sum(len(t["text"]) for t in turns)
+        return "session", request.session_id
 
     def _eta(self, workspace: str, position: int) -> float:
         recent = self.jobs.recent_seconds(workspace)

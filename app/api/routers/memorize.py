@@ -6,9 +6,9 @@ from fastapi import APIRouter, Response
 
 from app.api.deps import MemoryDep, WorkspaceDep
 from app.api.schemas.common import KEYED, WITH_BODY
-from app.api.schemas.memorize import MemorizeIn, MemorizeOut
+from app.api.schemas.memorize import MemorizeBatchIn, MemorizeBatchOut, MemorizeIn, MemorizeOut
+from app.errors import InvalidInput
 from app.jobs.extraction import worker_id
-from app.memorize.service import MemorizeRequest
 
 router = APIRouter(prefix="/v1/memorize", tags=["memorize"], responses=KEYED)
 
@@ -23,29 +23,28 @@ def memorize(body: MemorizeIn, memory: MemoryDep, workspace: WorkspaceDep, respo
     """Keep `text` as a document (or read a stored `document_id` or `session_id`) and extract claims
     from it: 202 with the queued job, or with `async: false` 200 and the finished job's summary.
     With no LLM endpoint configured the text is still kept, and `extraction` says `not_configured`."""
-    outcome = memory.memorize.memorize(
-        workspace,
-        MemorizeRequest(
-            text=body.text,
-            document_id=body.document_id,
-            session_id=body.session_id,
-            title=body.title,
-            occurred_at=body.occurred_at,
-            mode=body.mode,
-            passes=body.passes,
-            lenses=tuple(body.lenses),
-            run_async=body.run_async,
-        ),
-        runner=worker_id(),
-    )
+    outcome = memory.memorize.memorize(workspace, body.to_request(), runner=worker_id())
     if outcome.extraction != "queued":
         response.status_code = 200
-    return MemorizeOut(
-        source_kind=outcome.source_kind,
-        source_id=outcome.source_id,
-        extraction=outcome.extraction,
-        job_id=outcome.job_id,
-        queue_position=outcome.queue_position,
-        eta_s=outcome.eta_s,
-        summary=outcome.summary,
-    )
+    return MemorizeOut.of(outcome)
+
+
+@router.post(
+    "/batch",
+    response_model=MemorizeBatchOut,
+    status_code=202,
+    responses={200: {"model": MemorizeBatchOut, "description": "no LLM: every text kept, none queued"}, **WITH_BODY},
+)
+def memorize_batch(
+    body: MemorizeBatchIn, memory: MemoryDep, workspace: WorkspaceDep, response: Response
+) -> MemorizeBatchOut:
+    """Many texts (or kept documents, sessions) in one request, one queued job each, `results` in
+    order. Every item is checked before any is kept: one bad item is a 422 naming `items[i].field`
+    and keeps nothing. Items are always queued (`async: false` is refused): follow the jobs."""
+    for i, item in enumerate(body.items):
+        if not item.run_async:
+            raise InvalidInput("a batch's items are queued: leave async true and follow the jobs", f"items[{i}].async")
+    outcomes = memory.memorize.memorize_many(workspace, [item.to_request() for item in body.items], worker_id())
+    if not any(o.extraction == "queued" for o in outcomes):
+        response.status_code = 200
+    return MemorizeBatchOut(results=[MemorizeOut.of(o) for o in outcomes])

@@ -7,7 +7,10 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from app.api.schemas.common import Id, Instant, Strict
-from extraction.engine import MAX_PASSES
+from app.memorize.service import MemorizeOutcome, MemorizeRequest
+from extraction.engine import MAX_PASSES, MODE_SYNONYMS, Mode, ModeName
+
+MAX_BATCH_ITEMS = 100
 
 
 class MemorizeIn(Strict):
@@ -22,19 +25,64 @@ class MemorizeIn(Strict):
         description="with `text`: when it was written or said. It dates the document's passages, and the "
         "model is told it, so that the facts it finds are dated against it; default: now",
     )
-    mode: Literal["single", "exhaustive", "deep"] = "single"
+    mode: ModeName = Field(
+        default="single",
+        description="single: one pass; exhaustive: several angles (apertures); deep: passes until nothing new. "
+        f"Seed 001's names are taken too ({', '.join(f'{k}: {v}' for k, v in MODE_SYNONYMS.items())}) and "
+        "answered with the canonical one",
+    )
     passes: int = Field(default=3, ge=1, le=MAX_PASSES, description="deep mode's most passes per chunk")
     lenses: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
         default_factory=list, max_length=10, description="focused passes after the mode's own ('kinship', ...)"
     )
     run_async: bool = Field(default=True, alias="async", description="false: run now and answer with the result")
 
+    def to_request(self) -> MemorizeRequest:
+        return MemorizeRequest(
+            text=self.text,
+            document_id=self.document_id,
+            session_id=self.session_id,
+            title=self.title,
+            occurred_at=self.occurred_at,
+            mode=self.mode,
+            passes=self.passes,
+            lenses=tuple(self.lenses),
+            run_async=self.run_async,
+        )
+
+
+class MemorizeBatchIn(Strict):
+    items: list[MemorizeIn] = Field(
+        min_length=1,
+        max_length=MAX_BATCH_ITEMS,
+        description="texts (or kept documents, sessions) to memorize, one job each; every item is checked "
+        "before any is kept, so one bad item keeps nothing (422 naming items[i].field). Always queued",
+    )
+
 
 class MemorizeOut(BaseModel):
     source_kind: Literal["document", "session"]
+    mode: Mode = Field(description="the extraction mode, by its canonical name")
     source_id: str = Field(description="the document revision or session the text is kept as")
     extraction: Literal["queued", "running", "succeeded", "failed", "cancelled", "not_configured"]
     job_id: str | None = None
     queue_position: int | None = Field(default=None, description="1 = next")
     eta_s: float | None = Field(default=None, description="a guess from this workspace's recent jobs")
     summary: dict[str, int | float | bool | list[str]] | None = None
+
+    @classmethod
+    def of(cls, outcome: MemorizeOutcome) -> MemorizeOut:
+        return cls(
+            source_kind=outcome.source_kind,
+            mode=outcome.mode,  # type: ignore[arg-type]  # canonical: MemorizeService.check made it so
+            source_id=outcome.source_id,
+            extraction=outcome.extraction,
+            job_id=outcome.job_id,
+            queue_position=outcome.queue_position,
+            eta_s=outcome.eta_s,
+            summary=outcome.summary,
+        )
+
+
+class MemorizeBatchOut(BaseModel):
+    results: list[MemorizeOut] = Field(description="one per item, in order")
