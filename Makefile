@@ -27,12 +27,14 @@ neo4j: install
 up: neo4j model
 	$(BIN)/donto up
 
-# The fast tier: lint, format, types and the unit tests; no Java, Maven, Neo4j or model.
+# The fast tier: lint, format, types, the unit tests and the docs site built strictly (a broken link
+# fails); no Java, Maven, Neo4j or model. The site goes inside the virtualenv, which git ignores.
 check: install
 	$(BIN)/ruff check $(CODE) tests
 	$(BIN)/ruff format --check $(CODE) tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -m unit -q
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 
 # Best effort: Debian's Chromium for tests/test_browser.py, which skips (saying why) without it.
 # Never fails the build: no apt, no root or no network just leaves the browser test skipped.

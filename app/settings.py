@@ -194,7 +194,7 @@ class EmbeddingSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DONTO_EMBEDDING_", extra="ignore")
 
     # A model `donto models fetch` put in models_dir (by its catalogue name), a package that ships
-    # weights, a hub name, or a path. e5-small-v2 was chosen by `bench locomo` (README "Embedding models").
+    # weights, a hub name, or a path. e5-small-v2 was chosen by `bench locomo` (docs/benchmarks.md).
     model: str = Field(default="e5-small-v2", min_length=1)  # "" would name the working directory, a path
     batch_size: int = Field(default=64, ge=1)
     # None: the model's own prompts (config_sentence_transformers.json), else none; "": none at all.

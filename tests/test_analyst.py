@@ -206,7 +206,7 @@ def test_export_as_graphml_as_of_a_time_reads_back_in_networkx(memory, seeded, t
     assert "jane · has_signing_authority_for · apple" not in claims  # valid from 2024
     everything = memory.analyst.claims_graph(ws)
     assert (f"claim:{seeded['jane']}", f"claim:{seeded['cook']}", "DERIVED_FROM") in everything.edges(keys=True)
-    # PageRank over entities in process (the README's recipe): entities linked by the claims they share.
+    # PageRank over entities in process (docs/tutorials/analyst.md's recipe): entities linked by the claims they share.
     mentions = nx.Graph((u, v) for u, v, kind in everything.edges(keys=True) if kind in ("SUBJECT", "OBJECT"))
     entities = nx.bipartite.projected_graph(mentions, [n for n in mentions if n.startswith("entity:")])
     assert max(nx.pagerank(entities).items(), key=lambda kv: kv[1])[0] == "entity:apple"

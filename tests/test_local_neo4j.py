@@ -258,7 +258,7 @@ def _pid_alive(pid: int) -> bool:
 
 
 def test_a_5_26_home_is_upgraded_in_place_and_its_vector_indexes_remade(tmp_path, runtime):
-    # The upgrade path the README describes: 2026.x starts on a 5.26 home (Neo4j upgrades the store on
+    # The upgrade path docs/how-to/upgrade.md describes: 2026.x starts on a 5.26 home (Neo4j upgrades the store on
     # start), donto refuses the 5.26 server itself, and applying the schema remakes the vector indexes
     # with their workspace so that SEARCH finds one workspace's vectors. Two starts and a 5.26 install.
     home = tmp_path / "home"

@@ -1,6 +1,6 @@
 """A pure-Python reference premise walk on networkx: the test oracle for cypher/claim_status.cypher.
 
-Deliberately written straight from the README's semantics, with no shared code: if the two
+Deliberately written straight from the semantics in docs/explanation/premise-walk.md, with no shared code: if the two
 disagree on a random graph, one of them misreads the spec."""
 
 from __future__ import annotations

