@@ -141,8 +141,12 @@ CREATE CONSTRAINT workspace_name IF NOT EXISTS FOR (w:Workspace) REQUIRE w.name 
 // Jobs: durable background work (extraction), one node per job, claimed by workers under a lease.
 // state: queued | running | succeeded | failed | cancelled. Each pass of an extraction job is a
 // (:JobPass) with its yields and raw replies: (:Job)-[:HAS_PASS]->(:JobPass), and the claims it
-// wrote or found again: (:Job)-[:EXTRACTED]->(:Claim).
+// wrote or found again: (:Job)-[:EXTRACTED]->(:Claim). Every fact the model stated, in order, is a
+// (:JobFact {id: jobId:seq, seq, pass, lens, outcome, ...}): (:Job)-[:STATED]->(:JobFact)-[:BECAME]->(:Claim)
+// for one that is a claim (created, existing, corroborated, repeated), none for a rejected one
+// (added after version 10 without a new version: a constraint and an index, nothing to migrate).
 CREATE CONSTRAINT job_id IF NOT EXISTS FOR (j:Job) REQUIRE j.id IS UNIQUE;
+CREATE CONSTRAINT job_fact_id IF NOT EXISTS FOR (f:JobFact) REQUIRE f.id IS UNIQUE;
 CREATE INDEX job_state_created IF NOT EXISTS FOR (j:Job) ON (j.state, j.createdAt);
 CREATE INDEX job_workspace_created IF NOT EXISTS FOR (j:Job) ON (j.workspace, j.createdAt);
 // One (:JobLane) per workspace with queued work: how many of its jobs wait, and when a worker last
@@ -156,6 +160,7 @@ CREATE INDEX job_lane_queued IF NOT EXISTS FOR (l:JobLane) ON (l.queued);
 CREATE INDEX span_workspace IF NOT EXISTS FOR (s:Span) ON (s.workspace);
 CREATE INDEX passage_workspace IF NOT EXISTS FOR (p:Passage) ON (p.workspace);
 CREATE INDEX job_pass_workspace IF NOT EXISTS FOR (p:JobPass) ON (p.workspace);
+CREATE INDEX job_fact_workspace IF NOT EXISTS FOR (f:JobFact) ON (f.workspace);
 CREATE CONSTRAINT purge_id IF NOT EXISTS FOR (p:Purge) REQUIRE p.id IS UNIQUE;
 
 // Subjects (app/subjects): named anchors a workspace stipulates, and append-only observations

@@ -1,6 +1,6 @@
 // Every node that holds a workspace's data, light (no properties but the ones that name it): its
 // settings, predicates and alias proposals for them, entities, documents and the spans cut from them, sessions, turns and
-// passages, claims, jobs, their passes and lane, subjects (merged ones too), observations and the
+// passages, claims, jobs, their passes, stated facts and lane, subjects (merged ones too), observations and the
 // agent memory around them: understandings, perspectives and their vectors, memory sessions,
 // utility signals and events. Each label is found from an index. The order is the order a purge
 // deletes in (the nodes other nodes hang from last), so a purge that asks for the first $limit
@@ -27,6 +27,8 @@ CALL () {
   MATCH (n:MergedSubject) WHERE n.workspace = $workspace RETURN n, 'MergedSubject' AS label
   UNION ALL
   MATCH (n:Subject) WHERE n.workspace = $workspace RETURN n, 'Subject' AS label
+  UNION ALL
+  MATCH (n:JobFact) WHERE n.workspace = $workspace RETURN n, 'JobFact' AS label
   UNION ALL
   MATCH (n:JobPass) WHERE n.workspace = $workspace RETURN n, 'JobPass' AS label
   UNION ALL

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
-from extraction.facts import Fact, fact_from, parse_reply
+from extraction.facts import Fact, Rejection, fact_from, parse_reply
 from extraction.llm import ChatClient, LLMError, Usage
 from extraction.prompts import APERTURES, EXAMPLES, FACTS_SCHEMA, known_facts_block, messages
 from extraction.text import MAX_CHUNK_CHARS, Anchor, Chunk, anchor, chunk
@@ -74,6 +74,7 @@ class PassReport:
     new: int = 0  # of those, not found before
     collisions: int = 0  # of those, already found (same subject, predicate, object)
     rejected: int = 0  # objects that could not be read as facts
+    rejections: list[Rejection] = field(default_factory=list)  # they, with why
     attempts: int = 0  # requests made, the client's retries and the empty-reply retries included
     elapsed_s: float = 0.0
     usage: Usage = field(default_factory=Usage)
@@ -83,11 +84,27 @@ class PassReport:
     replies: list[str] = field(default_factory=list)  # every raw reply, for the job's audit
 
 
+@dataclass(frozen=True)
+class StatedFact:
+    """One thing the model stated, in the order it was read: a fact new to this extraction
+    (`index` into ExtractionResult.facts), one it had stated before (`index`: that fact), or
+    something that could not be read as a fact (`reason`)."""
+
+    pass_label: str
+    chunk: int
+    outcome: Literal["new", "repeated", "rejected"]
+    fact: Fact | None = None
+    index: int | None = None
+    text: str | None = None  # for a rejected one: what the model wrote
+    reason: str | None = None
+
+
 @dataclass
 class ExtractionResult:
     mode: Mode
     facts: list[FoundFact]
     passes: list[PassReport]
+    stated: list[StatedFact] = field(default_factory=list)  # everything the model stated, in order
 
     @property
     def usage(self) -> Usage:
@@ -157,7 +174,7 @@ class Extractor:
                 run.sequential(
                     number, piece, [_Pass(f"lens:{lens}", f"Focus only on: {lens}.", True) for lens in lenses]
                 )
-        return ExtractionResult(mode, run.facts, run.reports)
+        return ExtractionResult(mode, run.facts, run.reports, run.stated)
 
 
 class _Run:
@@ -171,6 +188,7 @@ class _Run:
         self.context = context
         self.on_pass = on_pass
         self.facts: list[FoundFact] = []
+        self.stated: list[StatedFact] = []
         self.reports: list[PassReport] = []
         self.index_by_key: dict[str, int] = {}
 
@@ -210,13 +228,16 @@ class _Run:
             copied = [f for f in parsed.facts if f.content_key in EXAMPLE_KEYS and anchor(f.quote, piece.text) is None]
             if copied:
                 parsed.facts = [f for f in parsed.facts if f not in copied]
-                parsed.rejected += len(copied)
+                parsed.rejections += [
+                    Rejection(f.line(), "a copy of the prompt's example, not in the text") for f in copied
+                ]
             report.attempts += completion.attempts
             report.elapsed_s += completion.elapsed_s
             report.usage = report.usage + completion.usage
             report.truncated = completion.truncated
             report.salvaged = report.salvaged or parsed.salvaged
             report.rejected += parsed.rejected
+            report.rejections += parsed.rejections
             report.replies.append(completion.text)
             found = parsed.facts
             if found:
@@ -234,10 +255,12 @@ class _Run:
             if key in self.index_by_key:
                 report.collisions += 1
                 index = self.index_by_key[key]
+                self.stated.append(StatedFact(report.label, report.chunk, "repeated", fact, index))
             else:
                 index = len(self.facts)
                 self.index_by_key[key] = index
                 self.facts.append(FoundFact(fact, report.label, report.chunk, self._anchor(fact, piece)))
+                self.stated.append(StatedFact(report.label, report.chunk, "new", fact, index))
                 fresh.append(index)
                 report.new += 1
             if fact.label:
@@ -251,6 +274,9 @@ class _Run:
                 if target is not None and target != index and target not in premises:
                     premises.append(target)
             self.facts[index].premises = premises
+        self.stated += [
+            StatedFact(report.label, report.chunk, "rejected", text=r.text, reason=r.reason) for r in report.rejections
+        ]
         self.reports.append(report)
         if self.on_pass:
             self.on_pass(report)

@@ -58,11 +58,23 @@ class Fact:
         return f"{self.subject} | {self.predicate} | {self.object}"
 
 
+@dataclass(frozen=True)
+class Rejection:
+    """Something in a reply that looked like a fact and could not be read as one."""
+
+    text: str  # what the model wrote, at most 200 characters
+    reason: str
+
+
 @dataclass
 class ParsedReply:
     facts: list[Fact]
-    rejected: int  # objects or lines that looked like facts but could not be read as one
+    rejections: list[Rejection]  # objects that looked like facts but could not be read as one
     salvaged: bool  # the reply was not clean (prose around it, a cut-off tail, a broken document)
+
+    @property
+    def rejected(self) -> int:
+        return len(self.rejections)
 
 
 def entity_key(name: str) -> str:
@@ -90,8 +102,14 @@ def _first(obj: dict[str, Any], *keys: str) -> Any:
 
 def fact_from(obj: Any) -> Fact | None:
     """A fact from one decoded object, or None when it lacks a subject, predicate or object."""
+    read = read_fact(obj)
+    return read if isinstance(read, Fact) else None
+
+
+def read_fact(obj: Any) -> Fact | str:
+    """A fact from one decoded object, or why it is none: 'not an object', 'empty field: predicate'."""
     if not isinstance(obj, dict):
-        return None
+        return "not an object"
     subject, predicate, value = _first(obj, "subject", "s"), _first(obj, "predicate", "p"), _first(obj, "object", "o")
     datatype = _first(obj, "datatype", "dt")
     if isinstance(value, dict):  # {"iri": ...} / {"entity": ...} / {"literal": {"v", "dt"}} shapes
@@ -100,8 +118,9 @@ def fact_from(obj: Any) -> Fact | None:
             value, datatype = _first(literal, "value", "v"), _first(literal, "datatype", "dt") or "xsd:string"
         else:
             value = _first(value, "entity", "iri", "value", "v")
-    if not all(isinstance(x, str | int | float | bool) and str(x).strip() for x in (subject, predicate, value)):
-        return None
+    for name, x in (("subject", subject), ("predicate", predicate), ("object", value)):
+        if not (isinstance(x, str | int | float | bool) and str(x).strip()):
+            return f"empty field: {name}" if x is None or isinstance(x, str) else f"not a value: {name}"
     if isinstance(value, bool):
         datatype = datatype or "xsd:boolean"
     elif isinstance(value, int | float):
@@ -141,12 +160,11 @@ def _time_text(value: Any) -> str | None:
     return text or None
 
 
-def _objects_in(text: str) -> tuple[list[Any], int, bool]:
+def _objects_in(text: str) -> tuple[list[Any], bool]:
     """Every complete top-level JSON object in text, in order, however it is wrapped; a balanced
-    {...} that does not decode counts as rejected. Returns (objects, rejected, clean)."""
+    {...} that does not decode is a Rejection in its place. Returns (objects, clean)."""
     decoder = json.JSONDecoder()
     found: list[Any] = []
-    rejected = 0
     position = 0
     clean = True
     while True:
@@ -162,14 +180,14 @@ def _objects_in(text: str) -> tuple[list[Any], int, bool]:
             clean = False
             if closed is None:  # an unfinished object: a truncated tail
                 break
-            rejected += 1
+            found.append(Rejection(text[start:closed][:200], "not valid JSON"))
             position = closed
             continue
         found.append(obj)
         position = end
     if text[position:].strip(" \t\r\n,[]}"):
         clean = False
-    return found, rejected, clean
+    return found, clean
 
 
 def _balanced_end(text: str, start: int) -> int | None:
@@ -198,19 +216,24 @@ def _balanced_end(text: str, start: int) -> int | None:
 
 def parse_reply(text: str) -> ParsedReply:
     """Facts from a reply in either shape (JSON lines, or {"facts": [...]}), salvaging every complete one."""
-    objects, rejected, clean = _objects_in(text)
+    objects, clean = _objects_in(text)
     facts: list[Fact] = []
+    rejected: list[Rejection] = []
     for obj in objects:
+        if isinstance(obj, Rejection):
+            rejected.append(obj)
+            continue
         items = obj["facts"] if isinstance(obj, dict) and isinstance(obj.get("facts"), list) else [obj]
         for item in items:
-            fact = fact_from(item)
-            if fact is None:
-                rejected += 1
+            read = read_fact(item)
+            if isinstance(read, Fact):
+                facts.append(read)
             else:
-                facts.append(fact)
-    if not objects and "{" in text:  # a {"facts": [ ... document cut off before its first fact closed
+                rejected.append(Rejection(json.dumps(item, ensure_ascii=False)[:200], read))
+    decoded = [o for o in objects if not isinstance(o, Rejection)]
+    if not decoded and "{" in text:  # a {"facts": [ ... document cut off before its first fact closed
         inner = text.find("[", text.find('"facts"')) if '"facts"' in text else -1
         if inner >= 0:
             more = parse_reply(text[inner + 1 :])
-            return ParsedReply(more.facts, rejected + more.rejected, True)
-    return ParsedReply(facts, rejected, salvaged=not clean or rejected > 0)
+            return ParsedReply(more.facts, rejected + more.rejections, True)
+    return ParsedReply(facts, rejected, salvaged=not clean or bool(rejected))

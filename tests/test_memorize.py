@@ -120,6 +120,58 @@ def test_the_job_keeps_its_passes_raw_replies_and_links_to_its_claims(xapi: Api,
     ]
 
 
+def test_a_jobs_facts_say_in_order_where_each_was_anchored_and_what_became_of_it(xapi: Api, llm: ScriptedLLM, xmemory):
+    xapi.write(claim("charity-race", "distance_km", object={"literal": {"value": 5, "datatype": "xsd:integer"}}))
+    elsewhere = {"id": "f4", "s": "Melanie", "p": "has", "o": "kids", "q": "my three kids were there", "c": 0.7}
+    no_subject = {"p": "likes", "o": "running"}
+    reply = lines(RACE, KM, elsewhere, RACE, no_subject) + "\n{broken: json}"
+    llm.queue(reply)
+    out = memorize(xapi, text=TEXT, occurred_at="2026-11-16", **{"async": False})
+    body = xapi.get(f"/v1/jobs/{out['job_id']}/facts").json()
+    facts = body["facts"]
+    assert body["next_after"] is None and [f["seq"] for f in facts] == [1, 2, 3, 4, 5, 6]
+    race, km, kids, again, unreadable, broken = facts
+    assert race["outcome"] == "created" and race["label"] == "single" and race["quote"] == "I ran a charity race"
+    assert race["anchor"] == {"kind": "document", "id": out["source_id"], "start": 9, "end": 29}
+    assert TEXT[race["anchor"]["start"] : race["anchor"]["end"]] == "I ran a charity race"
+    assert km["outcome"] == "existing" and km["claim_id"] == claims_by_predicate(xapi)["distance_km"]["id"]
+    assert kids["outcome"] == "created" and kids["anchor"] is None
+    assert kids["unanchored_reason"] == "its quote is not in the text"
+    assert (again["outcome"], again["repeats"], again["claim_id"]) == ("repeated", 1, race["claim_id"])
+    assert (unreadable["outcome"], unreadable["reason"], unreadable["claim_id"]) == (
+        "rejected",
+        "empty field: subject",
+        None,
+    )
+    assert unreadable["text"] == '{"p": "likes", "o": "running"}'
+    assert (broken["outcome"], broken["reason"], broken["text"]) == ("rejected", "not valid JSON", "{broken: json}")
+    # The same as a graph, for an analyst: (:Job)-[:STATED]->(:JobFact)-[:BECAME]->(:Claim)
+    drawn = xmemory.graph.read(
+        lambda tx: tx.run(
+            "MATCH (:Job {id: $id})-[:STATED]->(f:JobFact) OPTIONAL MATCH (f)-[:BECAME]->(c:Claim)"
+            " RETURN f.seq AS seq, c.id AS claim ORDER BY seq",
+            id=out["job_id"],
+        ).data()
+    )
+    assert [r["claim"] for r in drawn] == [f["claim_id"] for f in facts]
+    slide = xmemory.graph.read_query("guide_job_facts", workspace=xapi.workspace, claim=race["claim_id"])
+    assert [(r["seq"], r["outcome"], r["became"] is not None) for r in slide] == [
+        (1, "created", True),
+        (2, "existing", True),
+        (3, "created", True),
+        (4, "repeated", True),
+        (5, "rejected", False),
+        (6, "rejected", False),
+    ]
+    assert slide[4]["why"] == "empty field: subject" and slide[2]["why"] == "its quote is not in the text"
+    page = xapi.get(f"/v1/jobs/{out['job_id']}/facts", params={"limit": 4}).json()
+    assert [f["seq"] for f in page["facts"]] == [1, 2, 3, 4] and page["next_after"] == 4
+    rest = xapi.get(f"/v1/jobs/{out['job_id']}/facts", params={"after": 4}).json()
+    assert [f["seq"] for f in rest["facts"]] == [5, 6]
+    assert xapi.get("/v1/jobs/no-such-job/facts").status_code == 404
+    assert xapi.get(f"/v1/jobs/{out['job_id']}/facts", params={"limit": 0}).json()["error"]["field"] == "limit"
+
+
 def test_a_fact_already_known_is_found_again_not_written_twice(xapi: Api, llm: ScriptedLLM):
     xapi.write(claim("melanie", "ran", "charity-race"))
     llm.queue(lines(RACE))

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 STATES = ("queued", "running", "succeeded", "failed", "cancelled")
 MAX_PAGE = 200
+MAX_FACTS_PAGE = 1000  # a deep job states hundreds of facts; a page of them reads in one request
 
 
 class JobHalted(Exception):
@@ -247,6 +248,16 @@ class JobStore:
 
     def record_pass(self, job_id: str, attempt: int, report: dict[str, Any]) -> None:
         self.graph.write_query("job_record_pass", id=job_id, attempt=attempt, **{"pass": report})
+
+    def record_facts(self, job_id: str, workspace: str, facts: list[dict[str, Any]]) -> None:
+        """Every fact the job's model stated, in order, with its outcome (job_record_facts.cypher)."""
+        self.graph.write_query("job_record_facts", id=job_id, workspace=workspace, facts=facts)
+
+    def facts(self, workspace: str, job_id: str, after: int, limit: int) -> list[dict[str, Any]]:
+        self.get(workspace, job_id)  # 404 for another workspace's job
+        if not 1 <= limit <= MAX_FACTS_PAGE:
+            raise InvalidInput(f"limit is between 1 and {MAX_FACTS_PAGE}", field="limit")
+        return self.graph.read_query("job_facts", workspace=workspace, id=job_id, after=after, limit=limit)
 
     def link_claims(self, job_id: str, workspace: str, links: list[dict[str, Any]]) -> None:
         if links:

@@ -352,6 +352,16 @@ class MemorizeService:
                 for (i, claim), outcome in zip(part, written.claims):
                     ids[i], created[i] = outcome.id, outcome.created
                     new_claims[i] = claim
+        outcomes = [
+            "existing"
+            if i in found_again
+            else "corroborated"
+            if i in same_as
+            else "created"
+            if created[i]
+            else "existing"
+            for i in range(len(result.facts))
+        ]
         self.jobs.link_claims(
             job.id,
             job.workspace,
@@ -373,6 +383,7 @@ class MemorizeService:
                 if ids[i] is not None
             ],
         )
+        self.jobs.record_facts(job.id, job.workspace, _stated_rows(job, source, result, new_claims, ids, outcomes))
         links = self._identity(job, new_claims, ids, result.facts)
         usage = result.usage
         anchored = sum(1 for c in new_claims if c.evidence)
@@ -659,6 +670,66 @@ def _evidence(found: FoundFact, source: _Source) -> tuple[Evidence, ...]:
     return ()  # it straddles two turns: no single turn evidences it
 
 
+def _stated_rows(
+    job: ClaimedJob,
+    source: _Source,
+    result: ExtractionResult,
+    claims: list[NewClaim],
+    ids: list[str | None],
+    outcomes: list[str],
+) -> list[dict[str, Any]]:
+    """Every fact the model stated, in order, as job_record_facts.cypher records it: where it was
+    anchored (the evidence its claim got: a document or a turn, offsets in it) or why not, and what
+    became of it: created, existing (a claim held it already), corroborated (it restates a claim in
+    other words), repeated (stated before in this job), or rejected (why)."""
+    rows: list[dict[str, Any]] = []
+    first_seq: dict[int, int] = {}  # fact index -> the seq it was first stated at
+    for seq, stated in enumerate(result.stated, start=1):
+        label = stated.pass_label
+        row: dict[str, Any] = {
+            "seq": seq,
+            "attempt": job.attempt,
+            "pass": label,
+            "lens": label.removeprefix("lens:") if label.startswith("lens:") else None,
+            "chunk": stated.chunk,
+            "text": stated.text,
+            "reason": stated.reason,
+            **dict.fromkeys(("subject", "predicate", "object", "quote", "anchorKind", "anchorId", "start", "end")),
+            **dict.fromkeys(("unanchoredReason", "claimId", "repeats")),
+        }
+        if stated.fact is not None and stated.index is not None:
+            fact, i = stated.fact, stated.index
+            row |= {"subject": fact.subject, "predicate": fact.predicate, "object": fact.object, "quote": fact.quote}
+            row["text"] = f"{fact.subject} {fact.predicate} {fact.object}"
+            row["claimId"] = ids[i]
+            evidence = claims[i].evidence
+            if evidence:
+                kind = "document" if job.source_kind == "document" else "turn"
+                row |= {"anchorKind": kind, "anchorId": evidence[0].document_id}
+                row |= {"start": evidence[0].start, "end": evidence[0].end}
+            else:
+                row["unanchoredReason"] = _unanchored_reason(fact.quote, result.facts[i].anchor is not None)
+            if stated.outcome == "repeated":
+                row |= {"outcome": "repeated", "repeats": first_seq.get(i)}
+            elif ids[i] is None:
+                row |= {"outcome": "rejected", "reason": "not written"}
+            else:
+                first_seq[i] = seq
+                row["outcome"] = outcomes[i]
+        else:
+            row["outcome"] = "rejected"
+        rows.append(row)
+    return rows
+
+
+def _unanchored_reason(quote: str | None, found: bool) -> str:
+    if not quote:
+        return "no quote"
+    if found:
+        return "its quote spans two turns"
+    return "its quote is not in the text"
+
+
 def _when(moment: datetime) -> str:
     """A date (and time, when it is not midnight) as the model is told it: '8 May 2023, 13:56 UTC'."""
     day = f"{moment.day} {moment:%B %Y}"
@@ -704,6 +775,7 @@ def _layers(facts: list[FoundFact], same_as: dict[int, str | int], opposites: di
 def _pass_row(seq: int, report: PassReport) -> dict[str, Any]:
     row = asdict(report)
     usage = row.pop("usage")
+    del row["rejections"]  # each is a JobFact of its own (job_record_facts)
     row.update(
         seq=seq,
         elapsedS=round(row.pop("elapsed_s"), 3),

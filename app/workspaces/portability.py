@@ -57,7 +57,7 @@ LONG_READ_TIMEOUT_S = 3600.0  # listing a big workspace's nodes outlasts the que
 # donto's labels, in the order an export writes them; and the relationship types between them.
 LABELS = (
     *("Workspace", "Predicate", "AliasProposal", "Entity", "Document", "Span", "Session", "Turn", "Passage"),
-    *("Claim", "Job"),
+    *("Claim", "Job", "JobFact"),
     *("JobPass", "JobLane", "Subject", "MergedSubject", "Observation", "Understanding", "Perspective"),
     *("PerspectiveVector", "MemorySession", "UtilitySignal", "MemoryEvent"),
 )
@@ -66,14 +66,15 @@ EXTRA_LABELS = frozenset({"PendingEmbedding", "Searchable"})
 # Nodes whose reference in the file is their id (unique across the store; a merged subject keeps
 # its subject's id).
 ID_LABELS = frozenset(
-    {"Claim", "Document", "Span", "Session", "Turn", "Passage", "Job", "Subject", "MergedSubject", "Observation"}
+    {"Claim", "Document", "Span", "Session", "Turn", "Passage", "Job", "JobFact", "Subject", "MergedSubject"}
+    | {"Observation"}
     | {"Understanding", "UtilitySignal", "MemoryEvent", "AliasProposal"}
 )
 RELATIONSHIP_TYPES = frozenset(
     {"SUBJECT", "OBJECT", "DERIVED_FROM", "SUPPORTS", "CONTRADICTS", "SUPERSEDES", "EVIDENCED_BY", "IN", "REVISES"}
     | {"HAS_TURN", "NEXT", "HAS_PASSAGE", "READS", "HAS_PASS", "EXTRACTED", "ABOUT", "SUPERSEDED_BY"}
     | {"SOURCED_FROM", "RELATED_TO", "CITES", "EMBEDS", "SURFACED", "SIGNALS", "MERGED_INTO", "SAME_AS"}
-    | {"UNDERSTANDS", "ALIAS_OF"}
+    | {"UNDERSTANDS", "ALIAS_OF", "STATED", "BECAME"}
 )
 # Cypher's temporal types, as valueType() names them, and the tag each has in the file.
 TEMPORAL_TAGS = {

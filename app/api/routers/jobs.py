@@ -8,8 +8,8 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import MemoryDep, WorkspaceDep
 from app.api.schemas.common import KEYED, errors
-from app.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, JobRawOut, JobRawPassOut
-from app.jobs.store import MAX_PAGE
+from app.api.schemas.jobs import JobCancelOut, JobFactOut, JobFactsOut, JobOut, JobPageOut, JobRawOut, JobRawPassOut
+from app.jobs.store import MAX_FACTS_PAGE, MAX_PAGE
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"], responses=KEYED)
 
@@ -41,6 +41,22 @@ def job_raw(job_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> JobRawOu
     """What the model said, reply by reply, pass by pass."""
     rows = memory.jobs.raw(workspace, job_id)
     return JobRawOut(id=job_id, passes=[JobRawPassOut(**r) for r in rows])
+
+
+@router.get("/{job_id}/facts", response_model=JobFactsOut, responses=errors(404))
+def job_facts(
+    job_id: str,
+    memory: MemoryDep,
+    workspace: WorkspaceDep,
+    after: Annotated[int, Query(ge=0, description="a seq: the next_after of the page before")] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_FACTS_PAGE)] = 500,
+) -> JobFactsOut:
+    """Every fact the model stated, in order: its pass and lens, its quote, where it was anchored or
+    why not, and what became of it (created, existing, corroborated, repeated: a claim id each;
+    rejected: why). Empty until the job has written its claims."""
+    rows = memory.jobs.facts(workspace, job_id, after, limit)
+    facts = [JobFactOut.of(r) for r in rows]
+    return JobFactsOut(id=job_id, facts=facts, next_after=facts[-1].seq if len(facts) == limit else None)
 
 
 @router.post("/{job_id}/cancel", response_model=JobCancelOut, responses=errors(404))

@@ -61,3 +61,65 @@ class JobRawOut(BaseModel):
 class JobCancelOut(BaseModel):
     id: str
     state: State
+
+
+FactOutcome = Literal["created", "existing", "corroborated", "repeated", "rejected"]
+
+
+class FactAnchorOut(BaseModel):
+    kind: Literal["document", "turn"]
+    id: str = Field(description="the document revision or turn the quote was found in")
+    start: int = Field(description="character offsets in that document's or turn's text")
+    end: int
+
+
+class JobFactOut(BaseModel):
+    seq: int = Field(description="1, 2, ...: the order the model stated it in")
+    attempt: int
+    label: str = Field(description="the pass: single, an aperture's name, pass_2, lens:kinship")
+    lens: str | None
+    chunk: int
+    subject: str | None
+    predicate: str | None
+    object: str | None
+    quote: str | None
+    text: str | None = Field(description="the fact as stated; for a rejected one, what the model wrote")
+    anchor: FactAnchorOut | None = Field(description="where its quote was found; null: see unanchored_reason")
+    unanchored_reason: str | None
+    outcome: FactOutcome = Field(
+        description="created: a new claim; existing: a claim held it already; corroborated: it restates a "
+        "claim in other words; repeated: stated before in this job (repeats: that seq); rejected: see reason"
+    )
+    reason: str | None = Field(description="why it was rejected: not valid JSON, empty field: predicate, ...")
+    claim_id: str | None
+    repeats: int | None
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> JobFactOut:
+        anchor = None
+        if row["anchorKind"] is not None:
+            anchor = FactAnchorOut(kind=row["anchorKind"], id=row["anchorId"], start=row["start"], end=row["end"])
+        return cls(
+            seq=row["seq"],
+            attempt=row["attempt"],
+            label=row["pass"],
+            lens=row["lens"],
+            chunk=row["chunk"],
+            subject=row["subject"],
+            predicate=row["predicate"],
+            object=row["object"],
+            quote=row["quote"],
+            text=row["text"],
+            anchor=anchor,
+            unanchored_reason=row["unanchoredReason"],
+            outcome=row["outcome"],
+            reason=row["reason"],
+            claim_id=row["claimId"],
+            repeats=row["repeats"],
+        )
+
+
+class JobFactsOut(BaseModel):
+    id: str
+    facts: list[JobFactOut]
+    next_after: int | None = Field(description="pass as `after` for the next page; null on the last")
