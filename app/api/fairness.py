@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from app.errors import WorkspaceBusy
 
-HEAVY_AT_ONCE = 2
+HEAVY_AT_ONCE = 1
 HEAVY_RETRY_AFTER_S = 1  # a 1,000-claim batch is written in well under a second
+LIGHT_FIRST_S = 0.5  # the longest a heavy request waits, ready to start, for the light ones in flight
 
 
 def is_heavy(headers: Mapping[str, str], heavy_bytes: int) -> bool:
@@ -34,8 +35,15 @@ def is_heavy(headers: Mapping[str, str], heavy_bytes: int) -> bool:
 
 
 class WorkspaceTurns:
-    def __init__(self, limit: int, heavy_in_flight: int = 0, heavy_bytes: int = 64 * 1024):
+    def __init__(
+        self,
+        limit: int,
+        heavy_in_flight: int = 0,
+        heavy_bytes: int = 64 * 1024,
+        light_in_flight: Callable[[], int] = lambda: 0,
+    ):
         self.limit = limit  # 0: no limit
+        self.light_in_flight = light_in_flight
         self.heavy_in_flight = heavy_in_flight  # 0: no limit
         self.heavy_bytes = heavy_bytes
         self._gates: dict[str, asyncio.Semaphore] = {}
@@ -57,7 +65,18 @@ class WorkspaceTurns:
                 await stack.enter_async_context(_gate(self._heavy_gates, workspace, HEAVY_AT_ONCE))
             if self.limit > 0:
                 await stack.enter_async_context(_gate(self._gates, workspace, self.limit))  # first come, first served
+            if heavy:
+                await self._light_first()
             yield
+
+    async def _light_first(self) -> None:
+        """Hold a heavy request that could start while light requests are in flight (any tenant's),
+        up to LIGHT_FIRST_S: a batch that starts beside a question takes its cores for as long as
+        it runs, while the question is over in tens of milliseconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LIGHT_FIRST_S
+        while self.light_in_flight() and loop.time() < deadline:
+            await asyncio.sleep(0.005)
 
     def heavy(self, headers: Mapping[str, str]) -> bool:
         return is_heavy(headers, self.heavy_bytes)

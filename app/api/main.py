@@ -68,8 +68,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dependencies=[Depends(deps.known_query_parameters)],
     )
     api = settings.api
+
+    def light_in_flight() -> int:  # the Memory, and its Foreground, exist once the lifespan starts
+        memory = getattr(app.state, "memory", None)
+        return memory.foreground.light_in_flight() if memory is not None else 0
+
     app.state.workspace_turns = WorkspaceTurns(
-        api.max_concurrent_per_workspace, api.max_heavy_per_workspace, api.heavy_request_bytes
+        api.max_concurrent_per_workspace, api.max_heavy_per_workspace, api.heavy_request_bytes, light_in_flight
     )
     errors.install(app)
     for module in ROUTERS:

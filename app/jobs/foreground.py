@@ -44,6 +44,10 @@ class Foreground:
                 self._last_ended = time.monotonic()
                 self._changed.notify_all()
 
+    def light_in_flight(self) -> int:
+        """Light requests running now (every request that is not heavy)."""
+        return self._light
+
     def quiet_for(self) -> float:
         """Seconds since the last request ended; 0 while one is in flight."""
         with self._changed:
