@@ -166,7 +166,7 @@ class ApiSettings(BaseSettings):
     max_page: int = 1000  # claims per listing page
     # Requests of one workspace running at once; more wait their turn without a worker thread (0: no limit).
     max_concurrent_per_workspace: int = 4
-    # A body of heavy_request_bytes or more (a batch write) is heavy: two of a workspace's run at once,
+    # A body of heavy_request_bytes or more (a batch write) is heavy: one of a workspace's runs at a time,
     # and past max_heavy_per_workspace in flight (running or waiting) the next gets 429 (0: no limit).
     heavy_request_bytes: int = 64 * 1024
     max_heavy_per_workspace: int = 8

@@ -83,7 +83,7 @@ def test_past_its_heavy_requests_in_flight_a_workspace_gets_429_while_its_light_
         busy.write(claim("ada", "knows", "grace"))
         release = _holding_the_clock(settings, busy.workspace)
         try:
-            # Three in flight: two running (waiting on the lock), one waiting for their turn.
+            # Three in flight: one running (waiting on the lock), two waiting for their turn.
             held = [pool.submit(busy.post, "/v1/claims", json={"claims": batch}) for _ in range(3)]
             time.sleep(1.0)
             refused = busy.post("/v1/claims", json={"claims": batch})
