@@ -80,7 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     key_actions.add_parser("revoke", help="refuse the key from the next request on").add_argument("key_id")
     key_actions.add_parser("rotate", help="revoke the key and print a new one for its workspace").add_argument("key_id")
 
-    memorize = sub.add_parser("memorize", help="keep text files as documents and queue their extraction")
+    memorize = sub.add_parser(
+        "memorize", help="keep files (PDF, HTML, Markdown, text) as documents and queue their extraction"
+    )
     memorize.add_argument("files", nargs="+", type=Path)
     memorize.add_argument("--workspace", type=workspace_name, default="default")
     memorize.add_argument(
@@ -310,21 +312,22 @@ def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
     from app.errors import InvalidInput
     from app.memorize.service import MemorizeRequest
     from app.memory import Memory
+    from extraction.sources import UnreadableSource, read_source
 
-    texts = []  # every file read before anything is kept: a missing one leaves no half-done batch
+    sources = []  # every file read before anything is kept: one it cannot read leaves no half-done batch
     for path in args.files:
         try:
-            texts.append((path, path.read_text(encoding="utf-8")))
-        except UnicodeDecodeError:
-            raise InvalidInput(f"{path}: not UTF-8 text", field="files") from None
+            sources.append((path, read_source(path.read_bytes(), str(path))))
+        except UnreadableSource as exc:
+            raise InvalidInput(str(exc), field="files") from None
     with Memory(settings).open(apply_schema=False) as memory:
         queued = []
-        for path, text in texts:
+        for path, source in sources:
             outcome = memory.memorize.memorize(
                 args.workspace,
                 MemorizeRequest(
-                    text=text,
-                    title=path.name,
+                    text=source.text,
+                    title=source.title,
                     occurred_at=args.occurred_at,
                     mode=args.mode,
                     passes=args.passes,
@@ -332,14 +335,15 @@ def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
                 ),
                 runner="cli",
             )
+            what = f"{path}: {source.kind} {source.title!r}, {len(source.text):,} characters"
             if outcome.job_id is None:
                 print(
-                    f"{path}: kept as document {outcome.source_id}, recallable by its passages; no claims "
+                    f"{what}, kept as document {outcome.source_id}, recallable by its passages; no claims "
                     "extracted (DONTO_LLM_BASE_URL is unset)"
                 )
                 continue
             print(
-                f"{path}: document {outcome.source_id}, job {outcome.job_id} queued "
+                f"{what}: document {outcome.source_id}, job {outcome.job_id} queued "
                 f"(position {outcome.queue_position}, about {outcome.eta_s:.0f} s)"
             )
             queued.append((path, outcome.job_id))

@@ -92,3 +92,40 @@ def served_api(settings) -> Iterator[int]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def minimal_pdf(lines: list[str], title: str | None = None) -> bytes:
+    """A one-page PDF whose text is `lines` (Helvetica, one per line), made here byte by byte as the
+    PDF format lays it out: catalog, page tree, page, content stream, font, cross-reference table."""
+    content = "BT /F1 12 Tf 72 720 Td 14 TL " + " ".join(f"({line}) Tj T*" for line in lines) + " ET"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        " /Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    if title is not None:
+        objects.append(f"<< /Title ({title}) >>")
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    info = f" /Info {len(objects)} 0 R" if title is not None else ""
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R{info} >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return out
+
+
+# A web page as served: navigation, a header and a footer around its main text.
+PAGE = """<!doctype html><html><head><title>Garden committee minutes</title></head><body>
+<nav><a href="/">Home</a> | <a href="/about">About us</a> | <a href="/contact">Contact</a></nav>
+<header><h1>Riverside Allotments</h1></header>
+<main><article><h2>Minutes, 2 March 2026</h2>
+<p>Priya will order the compost bins before the spring fair. The committee agreed to spend up to 300 pounds.</p>
+<p>The shed key now hangs in the library's back office. Ask Tom at the front desk for it.</p>
+</article></main>
+<footer>Copyright 2026 Riverside Allotments. Cookie settings. Privacy policy.</footer></body></html>"""

@@ -393,6 +393,48 @@ def test_the_command_line_memorizes_files_and_lists_jobs(
     assert job["id"] in listing and "succeeded" in listing and "1 facts" in listing
 
 
+def test_the_command_line_reads_pdf_html_and_markdown_by_content_and_refuses_an_image_keeping_nothing(
+    api: Api, settings: Settings, monkeypatch, capsys, tmp_path
+):
+    from app.cli import main as donto
+    from support import PAGE, minimal_pdf
+
+    for name, value in (("NEO4J_URI", settings.neo4j.uri), ("NEO4J_USER", settings.neo4j.user)):
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("NEO4J_PASSWORD", settings.neo4j.password.get_secret_value())
+    monkeypatch.delenv("DONTO_LLM_BASE_URL", raising=False)  # no LLM: the files are memory all the same
+    minutes = tmp_path / "scan-0042.pdf"
+    minutes.write_bytes(minimal_pdf(["Minutes of the garden committee.", "Tom repaired the water pump."], "Minutes"))
+    page = tmp_path / "allotments.html"
+    page.write_text(PAGE)
+    plans = tmp_path / "plans.md"
+    plans.write_text("# Plans for May\n\nThe committee moves its meetings to the church hall.")
+    image = tmp_path / "whiteboard.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+
+    workspace = ["--workspace", api.workspace]
+    assert donto(["memorize", str(minutes), str(image), *workspace]) == 1  # one it cannot read: none is kept
+    assert "whiteboard.png: a PNG image; donto reads PDF, HTML, Markdown and plain text" in capsys.readouterr().err
+    assert api.post("/v1/recall", json={"query": "water pump"}).json()["items"] == []
+
+    assert donto(["memorize", str(minutes), str(page), str(plans), *workspace]) == 0
+    said = capsys.readouterr().out
+    assert "pdf 'Minutes'" in said and "html " in said and "markdown 'Plans for May'" in said
+    for question, title, words in [
+        ("Who repaired the water pump?", "Minutes", "Tom repaired the water pump."),
+        ("Where does the shed key hang?", None, "The shed key now hangs in the library's back office."),
+        ("Where are the meetings moving to?", "Plans for May", "The committee moves its meetings to the church hall."),
+    ]:
+        items = api.post("/v1/recall", json={"query": question, "k": 3, "include_provenance": True}).json()["items"]
+        found = []
+        for item in items:
+            where = item["provenance"]
+            kept = api.get(f"/v1/documents/{where['document_id']}/text").text
+            assert "<p>" not in kept and "Cookie settings" not in kept and "About us" not in kept
+            found.append((kept[where["start"] : where["end"]], where["title"]))
+        assert any(words in text and title in (None, kept_title) for text, kept_title in found), (question, found)
+
+
 def test_an_episode_posted_with_extract_queues_a_job_over_its_session(xapi: Api, llm: ScriptedLLM, xmemory):
     episode = xapi.post(
         "/v1/episodes",

@@ -89,7 +89,9 @@ def test_memorize_reads_every_file_before_it_keeps_any(tmp_path, capsys):
     assert main(["memorize", str(kept), str(tmp_path / "missing.txt")]) == 1
     assert capsys.readouterr().err == f"donto: {tmp_path / 'missing.txt'}: No such file or directory\n"
     assert main(["memorize", str(kept), str(latin1)]) == 1
-    assert capsys.readouterr().err == f"donto: {latin1}: not UTF-8 text\n"
+    assert capsys.readouterr().err == (
+        f"donto: {latin1}: neither PDF nor UTF-8 text; donto reads PDF, HTML, Markdown and plain text (UTF-8)\n"
+    )
 
 
 def test_a_file_the_command_cannot_read_or_write_is_one_line_naming_it(tmp_path, capsys):
