@@ -4,6 +4,7 @@ facts already found that a deep pass is shown."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -157,3 +158,14 @@ def messages(
     parts.append(f"TEXT:\n{text}")
     instructions = f"{SYSTEM}\n\n{STRUCTURED if structured else LINES}"
     return [{"role": "user", "content": "\n\n".join([instructions, *parts])}]
+
+
+def _version() -> str:
+    """The built-in prompts' version: a digest of every instruction and example they send, so that
+    each job records which prompts read its text, and two jobs' yields are compared knowing whether
+    the prompts changed between them."""
+    material = json.dumps([SYSTEM, EXAMPLES, LINES, STRUCTURED, FACTS_SCHEMA, APERTURES, DEEP], default=str)
+    return "builtin-" + hashlib.sha256(material.encode()).hexdigest()[:12]
+
+
+PROMPTS_VERSION = _version()

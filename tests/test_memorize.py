@@ -19,6 +19,7 @@ from scripted_llm import CARES, KM, RACE, TEXT, Reply, ScriptedLLM, lines, with_
 from app.jobs.extraction import ExtractionJobs
 from app.memory import Memory
 from app.settings import Settings
+from extraction.prompts import PROMPTS_VERSION
 from support import REPO, Api, claim
 
 LEASE_S = 2.0
@@ -103,6 +104,7 @@ def test_the_job_keeps_its_passes_raw_replies_and_links_to_its_claims(xapi: Api,
     out = memorize(xapi, text=TEXT, **{"async": False})
     job = xapi.get(f"/v1/jobs/{out['job_id']}").json()
     assert job["state"] == "succeeded" and job["attempts"] == 1 and job["request"]["mode"] == "single"
+    assert job["request"]["prompts_version"] == PROMPTS_VERSION and PROMPTS_VERSION.startswith("builtin-")
     [only] = job["passes"]
     assert (only["label"], only["raw"], only["new"], only["collisions"]) == ("single", 2, 2, 0)
     assert only["promptTokens"] == 100 and only["tokensEstimated"] is False

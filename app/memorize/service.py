@@ -47,6 +47,7 @@ from app.temporal.phrases import resolve_time_phrase
 from extraction.engine import MAX_PASSES, ExtractionResult, Extractor, FoundFact, PassReport, canonical_mode
 from extraction.facts import IDENTITY_PREDICATES
 from extraction.llm import ChatClient, LLMConfig
+from extraction.prompts import PROMPTS_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +149,7 @@ class MemorizeService:
             return MemorizeOutcome(source_kind, source_id, request.mode, "not_configured")
         job_request = {
             "mode": request.mode,
+            "prompts_version": PROMPTS_VERSION,  # which prompts read the text (extraction/prompts.py)
             "passes": request.passes,
             "lenses": list(request.lenses),
             "source_kind": source_kind,
