@@ -9,6 +9,7 @@ text donto keeps: every offset (passages, evidence spans) refers to it."""
 from __future__ import annotations
 
 import io
+import logging
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -66,14 +67,14 @@ def read_source(data: bytes, name: str) -> SourceText:
 
 def _pdf(data: bytes, name: str) -> SourceText:
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
 
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # what it could not read is said once, below
     try:
         reader = PdfReader(io.BytesIO(data))
         pages = [(page.extract_text() or "").strip() for page in reader.pages]
         title = reader.metadata.title if reader.metadata is not None else None
-    except (PdfReadError, ValueError, KeyError, TypeError) as exc:
-        raise UnreadableSource(f"{name}: a PDF that could not be read ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - a file from anywhere: encrypted, malformed, a parser's edge case
+        raise UnreadableSource(f"{name}: a PDF that could not be read ({type(exc).__name__}: {exc})") from None
     text = "\n\n".join(p for p in pages if p)
     if not text.strip():
         raise UnreadableSource(f"{name}: a PDF with no text in it (scanned pages need OCR, which donto lacks yet)")
@@ -83,7 +84,10 @@ def _pdf(data: bytes, name: str) -> SourceText:
 def _html(html: str, name: str) -> SourceText:
     import trafilatura
 
-    found = trafilatura.bare_extraction(html, with_metadata=True, include_comments=False, include_tables=True)
+    try:
+        found = trafilatura.bare_extraction(html, with_metadata=True, include_comments=False, include_tables=True)
+    except Exception as exc:  # noqa: BLE001 - a page from anywhere
+        raise UnreadableSource(f"{name}: an HTML page that could not be read ({type(exc).__name__}: {exc})") from None
 
     def field(key: str) -> str:  # a Document (trafilatura 2), or a dict with as_dict
         value = found.get(key) if isinstance(found, dict) else getattr(found, key, None)
