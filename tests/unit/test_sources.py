@@ -3,7 +3,10 @@ text), Markdown and plain text; anything else is refused, saying what it looks l
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from pypdf import PdfWriter
 
 from extraction.sources import UnreadableSource, read_source
 from support import PAGE, minimal_pdf
@@ -22,6 +25,13 @@ def test_a_pdf_without_a_title_is_named_by_its_file_and_one_without_text_is_refu
         read_source(minimal_pdf([]), "empty.pdf")
     with pytest.raises(UnreadableSource, match=r"broken\.pdf: a PDF that could not be read"):
         read_source(b"%PDF-1.4\nnot really", "broken.pdf")
+    locked = PdfWriter()
+    locked.add_blank_page(100, 100)
+    locked.encrypt("secret")
+    data = io.BytesIO()
+    locked.write(data)
+    with pytest.raises(UnreadableSource, match=r"locked\.pdf: a PDF that could not be read \(FileNotDecryptedError"):
+        read_source(data.getvalue(), "locked.pdf")
 
 
 def test_an_html_page_gives_its_main_text_without_menus_and_footer():
