@@ -7,10 +7,11 @@
 //          reason, or why its quote was not anchored), quote, and the paths stated (job -> fact)
 //          and became (fact -> claim; null for a rejected fact)
 CALL () {
-  MATCH (j:Job)-[:STATED]->(:JobFact)
-  WHERE j.workspace = $workspace
+  MATCH (j:Job)
+  WHERE j.workspace = $workspace AND j.createdAt IS NOT NULL  // the (workspace, createdAt) index, newest first
+    AND EXISTS { (j)-[:STATED]->(:JobFact) }
     AND ($claim IS NULL OR EXISTS { (j)-[:STATED]->(:JobFact)-[:BECAME]->(:Claim {id: $claim}) })
-  RETURN DISTINCT j
+  RETURN j
   ORDER BY j.createdAt DESC
   LIMIT 1
 }
