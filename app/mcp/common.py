@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -20,10 +21,15 @@ WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_worl
 DELETES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
 
-def result(model: BaseModel) -> CallToolResult:
-    """The answer as the REST API gives it: fields left unset are left out, JSON without spaces."""
+def as_rest(model: BaseModel) -> tuple[dict[str, Any], str]:
+    """A response model as the REST API gives it: fields left unset are left out, JSON without spaces."""
     data = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return data, json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def result(model: BaseModel) -> CallToolResult:
+    """A tool's answer: the REST body as text and as structured content."""
+    data, text = as_rest(model)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 

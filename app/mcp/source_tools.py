@@ -6,7 +6,6 @@ conversation without a tool call)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated
@@ -25,7 +24,7 @@ from app.api.schemas.explore import EntityProfileOut
 from app.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, State
 from app.api.schemas.memorize import MemorizeIn, MemorizeOut
 from app.jobs.store import MAX_PAGE
-from app.mcp.common import READS, WRITES
+from app.mcp.common import READS, WRITES, as_rest
 from app.mcp.common import result as _result
 from app.memory import Memory
 from app.temporal.scope import TimeScope
@@ -157,7 +156,7 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
     def claim_resource(id: str, ctx: Context) -> str:
         """A claim in full: both time intervals, its premises and evidence."""
         with resource_errors():
-            return _json(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id)))
+            return as_rest(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id)))[1]
 
     @server.resource("donto://entities/{key}", mime_type="application/json")
     def entity_resource(key: str, ctx: Context) -> str:
@@ -165,19 +164,13 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         with resource_errors():
             workspace = workspace_of(ctx)
             profile = memory.explore.profile(workspace, key, TimeScope.resolve(None, None), 200, None)
-            return _json(EntityProfileOut.model_validate(profile))
+            return as_rest(EntityProfileOut.model_validate(profile))[1]
 
     @server.resource("donto://documents/{id}", mime_type="text/plain")
     def document_resource(id: str, ctx: Context) -> str:
         """A document revision's text as registered: passages' and evidence spans' offsets index it."""
         with resource_errors():
             return memory.documents.text(workspace_of(ctx), id)
-
-
-def _json(model) -> str:  # type: ignore[no-untyped-def]
-    return json.dumps(
-        model.model_dump(mode="json", by_alias=True, exclude_unset=True), ensure_ascii=False, separators=(",", ":")
-    )
 
 
 @contextmanager
