@@ -16,13 +16,13 @@ from types import FrameType
 
 from pydantic import SecretStr
 
-from app.settings import ConfigurationError, Settings, load_settings
+from donto.settings import ConfigurationError, Settings, load_settings
 
 
 def workspace_name(value: str) -> str:
     """--workspace, checked where it is read: a name no workspace can have is refused before anything runs."""
-    from app.auth.keys import check_workspace
-    from app.errors import InvalidInput
+    from donto.auth.keys import check_workspace
+    from donto.errors import InvalidInput
 
     try:
         return check_workspace(value)
@@ -32,7 +32,7 @@ def workspace_name(value: str) -> str:
 
 def instant(value: str) -> datetime:
     """An ISO-8601 date or date-time option, checked where it is read."""
-    from app.temporal.instants import parse_instant
+    from donto.temporal.instants import parse_instant
 
     try:
         return parse_instant(value)
@@ -144,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the CLI prints what went wrong, not a traceback
-        from app.errors import DontoError
-        from app.neo4j_local import LocalNeo4jError
+        from donto.errors import DontoError
+        from donto.neo4j_local import LocalNeo4jError
 
         if isinstance(exc, (DontoError, LocalNeo4jError)):
             print(f"donto: {exc}", file=sys.stderr)
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
     if settings.uses_local_neo4j:
-        from app.neo4j_local import LocalNeo4j
+        from donto.neo4j_local import LocalNeo4j
 
         local = LocalNeo4j(settings.local_neo4j, api_url=_api_url(settings, args))
         local.install()
@@ -175,8 +175,8 @@ def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.api.main import create_app
-    from app.api.server import uvicorn_config
+    from donto.api.main import create_app
+    from donto.api.server import uvicorn_config
 
     host = args.host or settings.api.host
     port = args.port or settings.api.port
@@ -195,7 +195,7 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_neo4j(settings: Settings, args: argparse.Namespace) -> int:
-    from app.neo4j_local import LocalNeo4j
+    from donto.neo4j_local import LocalNeo4j
 
     if not settings.uses_local_neo4j and args.action != "install":
         print(f"NEO4J_URI is set ({settings.neo4j.uri}): donto uses that server and starts none.")
@@ -217,7 +217,7 @@ def cmd_neo4j(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_schema(settings: Settings, args: argparse.Namespace) -> int:
-    from app.memory import Memory
+    from donto.memory import Memory
 
     with Memory(settings).open(apply_schema=False) as memory:
         version = memory.apply_schema()
@@ -228,7 +228,7 @@ def cmd_schema(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_reembed(settings: Settings, args: argparse.Namespace) -> int:
-    from app.memory import Memory
+    from donto.memory import Memory
 
     # The schema is not applied first: it would refuse the old model's indexes that reembed replaces.
     with Memory(settings).open(apply_schema=False) as memory:
@@ -243,9 +243,9 @@ def cmd_reembed(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from app.embedding.encoder import packaged_models
-    from app.embedding.fetch import CATALOGUE, fetch
-    from app.memory import Memory
+    from donto.embedding.encoder import packaged_models
+    from donto.embedding.fetch import CATALOGUE, fetch
+    from donto.memory import Memory
 
     if args.action == "fetch":
         name = args.name or settings.embedding.model
@@ -276,7 +276,7 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
-    from app.memory import Memory
+    from donto.memory import Memory
 
     with Memory(settings).open() as memory:
         memory.start_workers()
@@ -292,8 +292,8 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
-    from app.mcp import stdio
-    from app.memory import Memory
+    from donto.mcp import stdio
+    from donto.memory import Memory
 
     key = settings.mcp.key.get_secret_value() if settings.mcp.key else None
     workspace = args.workspace or settings.mcp.workspace
@@ -309,10 +309,10 @@ def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
     import time
 
-    from app.errors import InvalidInput
-    from app.memorize.service import MemorizeRequest
-    from app.memory import Memory
-    from extraction.sources import UnreadableSource, read_source
+    from donto.errors import InvalidInput
+    from donto.extraction.sources import UnreadableSource, read_source
+    from donto.memorize.service import MemorizeRequest
+    from donto.memory import Memory
 
     sources = []  # every file read before anything is kept: one it cannot read leaves no half-done batch
     for path in args.files:
@@ -368,7 +368,7 @@ def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_jobs(settings: Settings, args: argparse.Namespace) -> int:
-    from app.memory import Memory
+    from donto.memory import Memory
 
     with Memory(settings).open(apply_schema=False) as memory:
         for job in memory.jobs.page(args.workspace, args.state, None, args.limit):
@@ -383,8 +383,8 @@ def cmd_jobs(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
     """stdout carries a new key and nothing else, so `KEY=$(donto keys create ...)` works; the rest
     goes to stderr. A key is printed once: only its hash is kept."""
-    from app.memory import Memory
-    from app.temporal.instants import iso
+    from donto.memory import Memory
+    from donto.temporal.instants import iso
 
     with Memory(settings).open(apply_schema=False) as memory:
         if args.action == "create":
@@ -412,7 +412,7 @@ def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
-    from app.memory import Memory
+    from donto.memory import Memory
 
     if args.format != "backup":
         return _export_graph(settings, args)
@@ -438,10 +438,10 @@ def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
 
 def _export_graph(settings: Settings, args: argparse.Namespace) -> int:
     """The claims and entities as a graph for tools outside Neo4j (networkx, Gephi, Cytoscape, pandas)."""
-    from app.analyst.service import write_graph
-    from app.errors import InvalidInput
-    from app.memory import Memory
-    from app.temporal.instants import parse_instant, utc_now
+    from donto.analyst.service import write_graph
+    from donto.errors import InvalidInput
+    from donto.memory import Memory
+    from donto.temporal.instants import parse_instant, utc_now
 
     if args.format == "csv" and args.out == "-":
         print("donto: --format csv writes nodes.csv and relationships.csv: name a folder with --out", file=sys.stderr)
@@ -477,7 +477,7 @@ def _export_graph(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
-    from app.memory import Memory
+    from donto.memory import Memory
 
     # The file is opened first (a wrong name is told before Neo4j is reached); the schema is applied
     # before the data: a fresh store needs its constraints and indexes.
@@ -492,7 +492,7 @@ def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_purge(settings: Settings, args: argparse.Namespace) -> int:
     import getpass
 
-    from app.memory import Memory
+    from donto.memory import Memory
 
     with Memory(settings).open(apply_schema=False) as memory:
         if not args.yes:

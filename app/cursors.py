@@ -10,7 +10,7 @@ import binascii
 import json
 from datetime import datetime
 
-from app.errors import InvalidInput
+from donto.errors import InvalidInput
 
 CLAIMS = "claims"
 SUBJECTS = "subjects"

@@ -25,34 +25,34 @@ import threading
 import time
 from collections.abc import Callable
 
-from app.analyst.service import AnalystService
-from app.auth.keys import KeyService
-from app.claims.service import ClaimService
-from app.documents.service import DocumentService
-from app.embedding.encoder import Encoder
-from app.embedding.reembed import reembed
-from app.episodes.service import EpisodeService
-from app.errors import BackendUnavailable, SchemaMismatch
-from app.explore.service import ExploreService
-from app.graph.client import GraphClient, same_model
-from app.identity.service import IdentityService
-from app.jobs.claim_embeddings import ClaimEmbeddings
-from app.jobs.extraction import ExtractionJobs
-from app.jobs.foreground import Foreground
-from app.jobs.store import JobStore
-from app.jobs.worker import JobKind, Workers
-from app.memorize.service import MemorizeService
-from app.predicates.service import PredicateService
-from app.recall.rerank import Reranker
-from app.recall.service import RecallService
-from app.settings import Settings
-from app.subjects.attention import AttentionService
-from app.subjects.perspectives import Perspectives
-from app.subjects.service import SubjectService
-from app.walk.service import WalkService
-from app.workspaces.portability import PortabilityService
-from app.workspaces.purge import PurgeService
-from app.workspaces.service import WorkspaceService
+from donto.analyst.service import AnalystService
+from donto.auth.keys import KeyService
+from donto.claims.service import ClaimService
+from donto.documents.service import DocumentService
+from donto.embedding.encoder import Encoder
+from donto.embedding.reembed import reembed
+from donto.episodes.service import EpisodeService
+from donto.errors import BackendUnavailable, SchemaMismatch
+from donto.explore.service import ExploreService
+from donto.graph.client import GraphClient, same_model
+from donto.identity.service import IdentityService
+from donto.jobs.claim_embeddings import ClaimEmbeddings
+from donto.jobs.extraction import ExtractionJobs
+from donto.jobs.foreground import Foreground
+from donto.jobs.store import JobStore
+from donto.jobs.worker import JobKind, Workers
+from donto.memorize.service import MemorizeService
+from donto.predicates.service import PredicateService
+from donto.recall.rerank import Reranker
+from donto.recall.service import RecallService
+from donto.settings import Settings
+from donto.subjects.attention import AttentionService
+from donto.subjects.perspectives import Perspectives
+from donto.subjects.service import SubjectService
+from donto.walk.service import WalkService
+from donto.workspaces.portability import PortabilityService
+from donto.workspaces.purge import PurgeService
+from donto.workspaces.service import WorkspaceService
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
-from app import __version__
+from donto import __version__
 
 APP_NAME = "donto"
 # bolt: one server; neo4j: routing (a cluster, Aura); +s verifies TLS, +ssc accepts a self-signed certificate.

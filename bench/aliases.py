@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 
-from app.memorize.service import ALIAS_SIMILARITY, _cosine, _phrasing
-from app.memory import Memory
-from app.settings import Settings
+from donto.memorize.service import ALIAS_SIMILARITY, _cosine, _phrasing
+from donto.memory import Memory
+from donto.settings import Settings
 
 PARAPHRASES = (
     *(("lives_in", "resides_in"), ("lives_in", "lives_at"), ("works_at", "employed_at"), ("works_at", "works_for")),

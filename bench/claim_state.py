@@ -14,13 +14,13 @@ import time
 import uuid
 from pathlib import Path
 
-from app.claims.models import Literal, NewClaim
-from app.memory import Memory
-from app.recall.service import RecallRequest
-from app.settings import Settings
-from app.temporal.scope import TimeScope
 from bench.common import bench_settings, percentile
 from bench.locomo import CATEGORIES, conversation_turns
+from donto.claims.models import Literal, NewClaim
+from donto.memory import Memory
+from donto.recall.service import RecallRequest
+from donto.settings import Settings
+from donto.temporal.scope import TimeScope
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:

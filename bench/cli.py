@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from app.settings import load_settings
+from donto.settings import load_settings
 
 
 def at_least_one(text: str) -> int:

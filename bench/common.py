@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 from pydantic import SecretStr
 
-from app.settings import ApiSettings, Neo4jSettings, Settings
+from donto.settings import ApiSettings, Neo4jSettings, Settings
 
 BENCH_KEY = "bench-admin-key"
 REPO = Path(__file__).resolve().parent.parent  # benchmarks run from a checkout
@@ -85,7 +85,7 @@ def bench_settings(settings: Settings, throwaway: bool) -> Iterator[Settings]:
             update={"api": ApiSettings(api_key=SecretStr(BENCH_KEY), rate_limit_per_s=0, keep_alive_s=3600)}
         )
         return
-    from app.neo4j_local import throwaway_server
+    from donto.neo4j_local import throwaway_server
 
     runtime = settings.local_neo4j.runtime
     # Benchmarks get the memory of the default local server, not the tests' small one.
@@ -112,8 +112,8 @@ def served_api(settings: Settings) -> Iterator[httpx.Client]:
     """donto's REST API under uvicorn on a free port, in this process; yields an authorised client."""
     import uvicorn
 
-    from app.api.main import create_app
-    from app.api.server import uvicorn_config
+    from donto.api.main import create_app
+    from donto.api.server import uvicorn_config
 
     port = free_port()
     config = uvicorn_config(create_app(settings), settings.api, "127.0.0.1", port, log_level="warning")

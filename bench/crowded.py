@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from app.memory import Memory
-from app.settings import Settings
 from bench.common import bench_settings, percentile, served_api, settle, timed
 from bench.locomo import CATEGORIES, conversation_turns, evidence_ids, recall_at
+from donto.memory import Memory
+from donto.settings import Settings
 
 BATCH = 5000  # other tenants' claims per write
 

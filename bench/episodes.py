@@ -16,10 +16,10 @@ import time
 import uuid
 from pathlib import Path
 
-from app.memory import Memory
-from app.settings import Settings
 from bench.common import bench_settings, served_api, timed
 from bench.locomo import conversation_turns
+from donto.memory import Memory
+from donto.settings import Settings
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:

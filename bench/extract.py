@@ -15,11 +15,11 @@ import json
 import time
 from pathlib import Path
 
-from app.memorize.service import llm_config
-from app.settings import Settings
 from bench.locomo import conversation_turns
-from extraction.engine import MODES, Extractor
-from extraction.llm import ChatClient
+from donto.extraction.engine import MODES, Extractor
+from donto.extraction.llm import ChatClient
+from donto.memorize.service import llm_config
+from donto.settings import Settings
 
 
 def source_text(args: argparse.Namespace) -> str:

@@ -23,10 +23,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from app.graph.client import GraphClient
-from app.memory import Memory
-from app.settings import Settings
 from bench.common import CpuMeter, bench_settings, served_api, summary_ms, timed
+from donto.graph.client import GraphClient
+from donto.memory import Memory
+from donto.settings import Settings
 
 PREDICATES = [f"p{i:02d}" for i in range(20)]
 BASE = datetime(2020, 1, 1, tzinfo=UTC)

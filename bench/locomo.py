@@ -35,13 +35,13 @@ from pathlib import Path
 
 import numpy as np
 
-from app.memory import Memory
-from app.recall.render import RecallItem
-from app.recall.service import RecallRequest
-from app.settings import LLMSettings, Settings
-from app.temporal.scope import TimeScope
 from bench.common import bench_settings, nullcontext, percentile, served_api, timed
 from bench.replay import ReplayLLM, observation_facts, replay_llm
+from donto.memory import Memory
+from donto.recall.render import RecallItem
+from donto.recall.service import RecallRequest
+from donto.settings import LLMSettings, Settings
+from donto.temporal.scope import TimeScope
 
 KS = (5, 10, 20, 40)
 LEADS = (("turn", 5), ("turn", 20), ("session", 5))  # printed after each conversation

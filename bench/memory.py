@@ -33,12 +33,12 @@ import numpy as np
 from neo4j import ManagedTransaction
 from neo4j.exceptions import ClientError
 
-from app.graph.client import GraphClient, next_transaction_time
-from app.ids import uuid7
-from app.memory import Memory
-from app.settings import Settings
-from app.subjects.perspectives import DEFAULT_PERSPECTIVES
 from bench.common import bench_settings, percentile, timed
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.ids import uuid7
+from donto.memory import Memory
+from donto.settings import Settings
+from donto.subjects.perspectives import DEFAULT_PERSPECTIVES
 
 WORKSPACE = "bench"
 BATCH = 5000

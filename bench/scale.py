@@ -37,11 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from app.memory import Memory
-from app.settings import Settings
 from bench.common import bench_settings, percentile, served_api, settle, timed
 from bench.ingest import synthetic_claim
 from bench.walk import T0, build
+from donto.memory import Memory
+from donto.settings import Settings
 
 WORDS = ["engine", "london", "paris", "mother", "garden", "marathon", "piano", "budget", "contract", "river"]
 OPERATIONS = ("ingest", "as_of", "status", "recall")

@@ -22,8 +22,8 @@ from typing import Any
 
 import httpx
 
-from app.settings import Settings
 from bench.common import bench_settings, percentile, served_api
+from donto.settings import Settings
 
 QUESTIONS = [
     "what does person {i} like?",

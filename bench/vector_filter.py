@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 from pydantic import SecretStr
 
-from app.graph.client import GraphClient
-from app.memory import Memory
-from app.settings import Neo4jSettings, Settings
 from bench.common import REPO, percentile
+from donto.graph.client import GraphClient
+from donto.memory import Memory
+from donto.settings import Neo4jSettings, Settings
 
 SMALL = "small"
 BATCH = 2000
@@ -105,7 +105,7 @@ def load(
 @contextmanager
 def servers(settings: Settings, args: argparse.Namespace) -> Iterator[tuple[GraphClient, GraphClient]]:
     """Throwaway servers of --old-version and of the supported version, each as a GraphClient."""
-    from app.neo4j_local import throwaway_server
+    from donto.neo4j_local import throwaway_server
 
     runtime = settings.local_neo4j.runtime
     runtime = runtime if runtime.is_absolute() else REPO / runtime

@@ -18,11 +18,11 @@ import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
-from app.claims.models import NewClaim
-from app.memory import Memory
-from app.settings import Settings
-from app.temporal.scope import TimeScope
 from bench.common import bench_settings, served_api, summary_ms, timed
+from donto.claims.models import NewClaim
+from donto.memory import Memory
+from donto.settings import Settings
+from donto.temporal.scope import TimeScope
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 CHAINS_PER_BATCH = 400

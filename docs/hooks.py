@@ -1,6 +1,6 @@
 """mkdocs hooks: the reference pages that the code itself can write are generated when the site is built.
 
-- reference/openapi.md: every operation of the live OpenAPI schema, from `app.api.main.create_app()`
+- reference/openapi.md: every operation of the live OpenAPI schema, from `donto.api.main.create_app()`
   (making the app needs no database: the Memory is made in its lifespan, which a build never starts);
   the schema itself is published beside it as openapi.json.
 - reference/cli.md: `donto --help` and every command's help, from the parser in `app/cli.py`.
@@ -35,7 +35,7 @@ def on_config(config):
 
 @cache
 def openapi() -> dict:
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     return create_app().openapi()
 
@@ -113,7 +113,7 @@ def openapi_markdown(spec: dict) -> str:
 
 
 def help_of(argv: list[str]) -> str:
-    from app.cli import main
+    from donto.cli import main
 
     stdout = io.StringIO()
     with contextlib.redirect_stdout(stdout), contextlib.suppress(SystemExit):

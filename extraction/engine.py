@@ -22,10 +22,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
-from extraction.facts import Fact, Rejection, fact_from, parse_reply
-from extraction.llm import ChatClient, LLMError, Usage
-from extraction.prompts import APERTURES, EXAMPLES, FACTS_SCHEMA, known_facts_block, messages
-from extraction.text import MAX_CHUNK_CHARS, Anchor, Chunk, anchor, chunk
+from donto.extraction.facts import Fact, Rejection, fact_from, parse_reply
+from donto.extraction.llm import ChatClient, LLMError, Usage
+from donto.extraction.prompts import APERTURES, EXAMPLES, FACTS_SCHEMA, known_facts_block, messages
+from donto.extraction.text import MAX_CHUNK_CHARS, Anchor, Chunk, anchor, chunk
 
 Mode = Literal["single", "exhaustive", "deep"]
 MODES: tuple[Mode, ...] = ("single", "exhaustive", "deep")

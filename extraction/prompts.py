@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from extraction.facts import Fact
+from donto.extraction.facts import Fact
 
 SYSTEM = """You extract facts from a text for a memory that keeps every statement with its evidence.
 A fact is subject, predicate, object:

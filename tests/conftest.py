@@ -19,9 +19,9 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 from scripted_llm import ScriptedLLM, scripted_llm
 
-from app.embedding.encoder import Encoder
-from app.memory import Memory
-from app.settings import ApiSettings, EmbeddingSettings, LocalNeo4jSettings, Neo4jSettings, Settings
+from donto.embedding.encoder import Encoder
+from donto.memory import Memory
+from donto.settings import ApiSettings, EmbeddingSettings, LocalNeo4jSettings, Neo4jSettings, Settings
 from support import ADMIN_KEY, REPO, Api
 
 UNIT = REPO / "tests" / "unit"
@@ -44,7 +44,7 @@ def neo4j_connection() -> Iterator[tuple[str, str, str]]:
     elif mode == "external":
         yield os.environ["NEO4J_URI"], os.environ.get("NEO4J_USER", "neo4j"), os.environ["NEO4J_PASSWORD"]
     else:
-        from app.neo4j_local import throwaway_server
+        from donto.neo4j_local import throwaway_server
 
         runtime = LocalNeo4jSettings().runtime
         with throwaway_server(runtime if runtime.is_absolute() else REPO / runtime) as connection:
@@ -73,7 +73,7 @@ def settings(neo4j_connection) -> Settings:
 
 @pytest.fixture(scope="session")
 def client(settings) -> Iterator[TestClient]:
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     with TestClient(create_app(settings)) as test_client:
         yield test_client

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from app.settings import LLMSettings, Settings
+from donto.settings import LLMSettings, Settings
 
 
 @dataclass

@@ -76,8 +76,8 @@ def served_api(settings) -> Iterator[int]:
     (app/api/server.py); yields the port."""
     import uvicorn
 
-    from app.api.main import create_app
-    from app.api.server import uvicorn_config
+    from donto.api.main import create_app
+    from donto.api.server import uvicorn_config
 
     [port] = free_ports(1)
     server = uvicorn.Server(uvicorn_config(create_app(settings), settings.api, "127.0.0.1", port, log_level="warning"))

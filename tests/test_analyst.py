@@ -14,11 +14,11 @@ import uuid
 import networkx as nx
 import pytest
 
-from app.analyst.guide import SLIDES
-from app.analyst.service import write_graph
-from app.cli import main as donto
-from app.errors import InvalidInput, NotFound
-from app.temporal.instants import parse_instant, utc_now
+from donto.analyst.guide import SLIDES
+from donto.analyst.service import write_graph
+from donto.cli import main as donto
+from donto.errors import InvalidInput, NotFound
+from donto.temporal.instants import parse_instant, utc_now
 from support import Api, claim
 
 

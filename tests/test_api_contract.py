@@ -22,7 +22,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app.api.main import create_app
+from donto.api.main import create_app
 from support import ADMIN_KEY, Api, claim
 
 MAX_EXAMPLES = 25

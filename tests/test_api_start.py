@@ -30,7 +30,7 @@ def test_a_restarted_api_answers_health_while_the_model_loads_and_recall_says_it
         "DONTO_API_KEY": ADMIN_KEY,
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "donto.cli", "serve", "--port", str(port)],
         cwd=REPO,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -71,7 +71,7 @@ def _first_answer(http: httpx.Client, wanted, process: subprocess.Popen, timeout
 
 
 def test_a_model_that_fails_to_load_in_the_background_takes_the_api_out_of_rotation(settings, memory, tmp_path):
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     # Named as the store recorded it, so the schema is applied without it; only its load fails.
     broken = tmp_path / "e5-small-v2"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 import time
 
-from app.jobs.claim_embeddings import SLICE
-from app.jobs.foreground import MAX_WAIT_S, QUIET_S
+from donto.jobs.claim_embeddings import SLICE
+from donto.jobs.foreground import MAX_WAIT_S, QUIET_S
 from support import Api, claim
 
 

@@ -9,7 +9,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from app.graph.client import next_transaction_time
+from donto.graph.client import next_transaction_time
 from support import Api, claim
 
 CLIENTS = 8

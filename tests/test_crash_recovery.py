@@ -1,4 +1,4 @@
-"""Crash recovery: the real API process (`python -m app.cli serve`) is killed with SIGKILL at random
+"""Crash recovery: the real API process (`python -m donto serve`) is killed with SIGKILL at random
 points of batch ingest, round after round, and started again; cut batches are sent again after a
 restart. Then every acknowledged write is there exactly once, no batch is there in part, every
 session's turns form one chain, and the embedding backlog drains.
@@ -140,7 +140,7 @@ def send(http: httpx.Client, write: Write) -> str:
 
 
 class ApiProcess:
-    """One `python -m app.cli serve` on a free loopback port."""
+    """One `python -m donto serve` on a free loopback port."""
 
     def __init__(self, env: dict[str, str], log: Path):
         self.port = _free_port()
@@ -149,7 +149,7 @@ class ApiProcess:
         self.ready_after_s: float | None = None
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+                [sys.executable, "-m", "donto.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
                 cwd=REPO,
                 env=env,
                 stdout=out,

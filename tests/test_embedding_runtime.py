@@ -14,9 +14,9 @@ import pytest
 from onnx import numpy_helper
 from sentence_transformers import SentenceTransformer
 
-from app.embedding.encoder import Encoder
-from app.embedding.fetch import ONNX_GRAPH
-from app.settings import EmbeddingSettings
+from donto.embedding.encoder import Encoder
+from donto.embedding.fetch import ONNX_GRAPH
+from donto.settings import EmbeddingSettings
 
 TEXTS = [
     "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",

@@ -15,12 +15,12 @@ import pytest
 from fastapi.testclient import TestClient
 from scripted_llm import CARES, KM, RACE, TEXT, ScriptedLLM, lines, with_llm
 
-from app.cli import main as donto
-from app.errors import Conflict, InvalidInput
-from app.memory import Memory
-from app.settings import Settings
-from app.temporal.instants import iso, utc_now
-from app.workspaces import portability
+from donto.cli import main as donto
+from donto.errors import Conflict, InvalidInput
+from donto.memory import Memory
+from donto.settings import Settings
+from donto.temporal.instants import iso, utc_now
+from donto.workspaces import portability
 from support import Api, claim
 
 STRING = "xsd:string"
@@ -40,7 +40,7 @@ MEMORY_LABELS = {
 @pytest.fixture(scope="module")
 def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
     """An app with an LLM endpoint (so workspaces get jobs) and no workers (a queued job stays queued)."""
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     with TestClient(create_app(with_llm(settings, llm))) as client:
         yield client

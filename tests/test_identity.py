@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from scripted_llm import ScriptedLLM, lines, with_llm
 
-from app.settings import Settings
+from donto.settings import Settings
 from support import Api, claim
 
 
@@ -149,7 +149,7 @@ TEXT = "Mel (Melanie to her boss) met José at the café. Jose paints; Melanie r
 
 @pytest.fixture(scope="module")
 def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     with TestClient(create_app(with_llm(settings, llm))) as client:
         yield client

@@ -14,9 +14,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from app.cli import main as donto
-from app.errors import Conflict, InvalidInput, NotFound
-from app.settings import ApiSettings
+from donto.cli import main as donto
+from donto.errors import Conflict, InvalidInput, NotFound
+from donto.settings import ApiSettings
 from support import ADMIN_KEY, Api, claim
 
 
@@ -31,7 +31,7 @@ def cli_env(settings, monkeypatch):
 @contextmanager
 def limited_app(settings, **limits) -> Iterator[FastAPI]:
     """An app of its own with tight limits (the suite's shared app has none that bite)."""
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     api = ApiSettings(api_key=SecretStr(ADMIN_KEY), run_workers=False, **limits)
     with TestClient(create_app(settings.model_copy(update={"api": api}))) as client:

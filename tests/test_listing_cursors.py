@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app import cursors
-from app.ids import uuid7
+from donto import cursors
+from donto.ids import uuid7
 from support import Api
 
 

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from app.settings import LLMSettings, Settings
+from donto.settings import LLMSettings, Settings
 from support import Api
 
 pytest.importorskip("llama_cpp.server", reason="the optional local-llm extra is not installed (llama-cpp-python)")
@@ -79,7 +79,7 @@ def local_model(tmp_path_factory) -> Iterator[str]:
 
 @pytest.mark.parametrize("structured", ["auto", "never"])
 def test_a_real_local_model_runs_through_the_whole_pipeline(settings: Settings, local_model, workspace, structured):
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     local = settings.model_copy(
         update={

@@ -17,12 +17,12 @@ import pytest
 from neo4j import GraphDatabase
 from pydantic import SecretStr
 
-from app.cli import main as donto
-from app.errors import UnsupportedNeo4j
-from app.graph.client import GraphClient
-from app.neo4j_local import LocalNeo4j, LocalNeo4jError, PortInUseError, throwaway_server
-from app.neo4j_local import server as server_module
-from app.settings import LocalNeo4jSettings, Neo4jSettings, Settings
+from donto.cli import main as donto
+from donto.errors import UnsupportedNeo4j
+from donto.graph.client import GraphClient
+from donto.neo4j_local import LocalNeo4j, LocalNeo4jError, PortInUseError, throwaway_server
+from donto.neo4j_local import server as server_module
+from donto.settings import LocalNeo4jSettings, Neo4jSettings, Settings
 from support import REPO, free_ports
 
 PASSWORD = "-starts-with-a-dash"  # the AdminTool once read such a password as an option

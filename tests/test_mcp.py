@@ -24,7 +24,7 @@ from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
 from scripted_llm import KM, RACE, TEXT, ScriptedLLM, lines, with_llm
 
-from app.mcp.stdio_transport import refusal_of
+from donto.mcp.stdio_transport import refusal_of
 from support import ADMIN_KEY, REPO, Api, served_api
 
 TOOLS = (
@@ -108,7 +108,7 @@ def stdio_env(settings, key: str | None, workspace: str | None = None) -> dict[s
 @asynccontextmanager
 async def over_stdio(settings, key: str) -> AsyncIterator[Client]:
     command = StdioServerParameters(
-        command=sys.executable, args=["-m", "app.cli", "mcp"], env=stdio_env(settings, key), cwd=REPO
+        command=sys.executable, args=["-m", "donto.cli", "mcp"], env=stdio_env(settings, key), cwd=REPO
     )
     async with Client(command, read_timeout_seconds=120) as client:
         yield client
@@ -155,7 +155,7 @@ class Wire:
 async def over_raw_stdio(settings, key: str) -> AsyncIterator[Wire]:
     """`donto mcp` after the initialize handshake; on leaving, stdin is closed and the process must
     end cleanly, having written nothing more."""
-    command = [sys.executable, "-m", "app.cli", "mcp"]
+    command = [sys.executable, "-m", "donto.cli", "mcp"]
     async with await anyio.open_process(command, env=stdio_env(settings, key), cwd=REPO, stderr=None) as process:
         wire = Wire(process)
         hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
@@ -512,7 +512,7 @@ def test_stdio_answers_a_line_it_cannot_read_under_its_id_when_someone_waits(lin
 def test_stdio_refuses_to_start_without_a_good_key(settings):
     for key, reason in ((None, "set DONTO_MCP_KEY"), ("donto_wrong", "unknown API key")):
         done = subprocess.run(
-            [sys.executable, "-m", "app.cli", "mcp"],
+            [sys.executable, "-m", "donto.cli", "mcp"],
             env=stdio_env(settings, key),
             cwd=REPO,
             stdin=subprocess.DEVNULL,

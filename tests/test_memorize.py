@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from scripted_llm import CARES, KM, RACE, TEXT, Reply, ScriptedLLM, lines, with_llm
 
-from app.jobs.extraction import ExtractionJobs
-from app.memory import Memory
-from app.settings import Settings
-from extraction.prompts import PROMPTS_VERSION
+from donto.extraction.prompts import PROMPTS_VERSION
+from donto.jobs.extraction import ExtractionJobs
+from donto.memory import Memory
+from donto.settings import Settings
 from support import REPO, Api, claim
 
 LEASE_S = 2.0
@@ -33,7 +33,7 @@ def llm_settings(settings: Settings, llm: ScriptedLLM) -> Settings:
 
 @pytest.fixture(scope="module")
 def extracting(llm_settings: Settings) -> Iterator[TestClient]:
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     with TestClient(create_app(llm_settings)) as client:
         yield client
@@ -326,7 +326,7 @@ def test_a_job_whose_worker_is_killed_finishes_in_another_with_no_duplicate_clai
     # The first worker gets a quick first pass, then a reply slow enough to be killed in.
     llm.queue(lines(RACE, KM), Reply(lines(CARES), delay_s=30))
     worker = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "worker"],
+        [sys.executable, "-m", "donto.cli", "worker"],
         cwd=REPO,
         env=worker_env(llm_settings),
         stdout=subprocess.DEVNULL,
@@ -370,7 +370,7 @@ def worker_env(settings: Settings) -> dict[str, str]:
 def test_the_command_line_memorizes_files_and_lists_jobs(
     xapi: Api, llm: ScriptedLLM, xmemory, llm_settings, monkeypatch, capsys, tmp_path
 ):
-    from app.cli import main as donto
+    from donto.cli import main as donto
 
     for name, value in worker_env(llm_settings).items():
         if name.startswith(("NEO4J_", "DONTO_LLM_")):
@@ -398,7 +398,7 @@ def test_the_command_line_memorizes_files_and_lists_jobs(
 def test_the_command_line_reads_pdf_html_and_markdown_by_content_and_refuses_an_image_keeping_nothing(
     api: Api, settings: Settings, monkeypatch, capsys, tmp_path
 ):
-    from app.cli import main as donto
+    from donto.cli import main as donto
     from support import PAGE, minimal_pdf
 
     for name, value in (("NEO4J_URI", settings.neo4j.uri), ("NEO4J_USER", settings.neo4j.user)):

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from scripted_llm import Reply, ScriptedLLM, lines, with_llm
 
-from app.settings import Settings
+from donto.settings import Settings
 from support import Api
 
 LISBON_TEXT = "Ann lives in Lisbon. Because of that she rides the Lisbon metro to the harbour every day."
@@ -37,7 +37,7 @@ PORTO = {
 
 @pytest.fixture(scope="module")
 def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     with TestClient(create_app(with_llm(settings, llm))) as client:
         yield client

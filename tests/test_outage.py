@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from app.neo4j_local import LocalNeo4j
-from app.settings import ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
+from donto.neo4j_local import LocalNeo4j
+from donto.settings import ApiSettings, LocalNeo4jSettings, Neo4jSettings, Settings
 from support import ADMIN_KEY, REPO, Api, claim, free_ports
 
 # A request caught in flight as Neo4j shuts down waits out the shutdown (~4 s), then 3 s of retries
@@ -51,7 +51,7 @@ def test_neo4j_stopped_under_load_gives_fast_503s_and_loses_nothing_acknowledged
         neo4j=Neo4jSettings(uri=own_neo4j.settings.bolt_uri, user="neo4j", password=SecretStr("outage-test")),
         api=ApiSettings(api_key=SecretStr(ADMIN_KEY), rate_limit_per_s=0),
     )
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     with TestClient(create_app(settings)) as client:
         api = Api(client, "outage")
@@ -138,7 +138,7 @@ def _settings_for(local: LocalNeo4j, password: str = "outage-test") -> Settings:
 def test_the_api_started_before_neo4j_answers_503s_then_serves_once_it_does(own_neo4j: LocalNeo4j) -> None:
     # After a reboot, or in a compose file without a health dependency, the API may start first.
     own_neo4j.stop()
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     with TestClient(create_app(_settings_for(own_neo4j))) as client:
         api = Api(client, "late-neo4j")
@@ -164,8 +164,8 @@ def test_the_api_started_before_neo4j_answers_503s_then_serves_once_it_does(own_
 
 
 def test_a_refused_neo4j_login_stops_the_start_with_a_reason_rather_than_waiting(own_neo4j: LocalNeo4j) -> None:
-    from app.api.main import create_app
-    from app.errors import Neo4jLoginRefused
+    from donto.api.main import create_app
+    from donto.errors import Neo4jLoginRefused
 
     with (
         pytest.raises(Neo4jLoginRefused, match="refused the login"),

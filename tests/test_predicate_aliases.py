@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from app.graph.client import next_transaction_time
+from donto.graph.client import next_transaction_time
 from support import Api
 
 

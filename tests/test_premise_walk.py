@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.graph.client import GraphClient
+from donto.graph.client import GraphClient
 from support import Api, claim
 
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from app.api.errors import domain_response
-from app.errors import QueryTimedOut
-from app.graph.client import GraphClient
+from donto.api.errors import domain_response
+from donto.errors import QueryTimedOut
+from donto.graph.client import GraphClient
 
 ENDLESS = "UNWIND range(1, 10000000000) AS x WITH x WHERE x < 0 RETURN count(*) AS n"
 

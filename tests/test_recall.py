@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from app.errors import IndexUnavailable
-from app.graph.client import GraphClient
-from app.recall.arms import ARMS, arm_params, run_arms
-from app.recall.fusion import Candidate
-from app.temporal.scope import TimeScope
+from donto.errors import IndexUnavailable
+from donto.graph.client import GraphClient
+from donto.recall.arms import ARMS, arm_params, run_arms
+from donto.recall.fusion import Candidate
+from donto.temporal.scope import TimeScope
 from support import Api, claim
 
 SESSION_1 = {
@@ -379,8 +379,8 @@ def test_recall_runs_without_an_arm_whose_index_is_still_building(api: Api, reme
         )
     graph.write_query("index_drop", name="claim_embedding")
     # Applying the schema makes it again and returns without waiting for it (as the API starts), here at once.
-    monkeypatch.setattr("app.graph.client.INDEX_WAIT_S", 0.0)
-    with caplog.at_level(logging.WARNING, logger="app.graph.client"):
+    monkeypatch.setattr("donto.graph.client.INDEX_WAIT_S", 0.0)
+    with caplog.at_level(logging.WARNING, logger="donto.graph.client"):
         graph.apply_schema(memory.encoder.name, memory.encoder.dimensions)
     try:
         bundle = recall(api, "What did Melanie paint?", include_provenance=True)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from test_recall import SESSION_1, SESSION_2
 
-from app.errors import InvalidInput
-from app.recall.rerank import Reranker
-from app.recall.service import RecallRequest, RecallService
-from app.temporal.scope import TimeScope
+from donto.errors import InvalidInput
+from donto.recall.rerank import Reranker
+from donto.recall.service import RecallRequest, RecallService
+from donto.temporal.scope import TimeScope
 from support import Api
 
 
@@ -75,7 +75,7 @@ def test_a_model_with_a_sequence_classification_head_scores_as_a_cross_encoder(m
     """A tiny untrained cross-encoder made here (the suite's model's tokenizer, one small layer)."""
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-    from app.embedding.encoder import Encoder
+    from donto.embedding.encoder import Encoder
 
     tokenizer = AutoTokenizer.from_pretrained(memory.encoder.locate()[0])
     config = BertConfig(

@@ -11,14 +11,14 @@ from fastapi.testclient import TestClient
 from neo4j import Result
 from neo4j.exceptions import ClientError, SessionExpired
 
-from app.graph.client import RETRY_DELAY_S
-from app.settings import Settings
+from donto.graph.client import RETRY_DELAY_S
+from donto.settings import Settings
 from support import Api, claim
 
 
 @pytest.fixture(scope="module")
 def routed(settings: Settings) -> Iterator[TestClient]:
-    from app.api.main import create_app
+    from donto.api.main import create_app
 
     uri = settings.neo4j.uri
     assert uri and uri.startswith("bolt://")

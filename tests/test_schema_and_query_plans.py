@@ -8,10 +8,10 @@ import uuid
 
 import pytest
 
-from app.errors import SchemaMismatch
-from app.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES, GraphClient, same_model
-from app.graph.queries import QueryLibrary
-from app.settings import EmbeddingSettings
+from donto.errors import SchemaMismatch
+from donto.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES, GraphClient, same_model
+from donto.graph.queries import QueryLibrary
+from donto.settings import EmbeddingSettings
 
 MODEL = EmbeddingSettings().model
 

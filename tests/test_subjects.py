@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from app.graph import client as graph_client
+from donto.graph import client as graph_client
 from support import Api
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
-from app.jobs.claim_embeddings import ClaimEmbeddings
-from app.temporal.scope import TimeScope
+from donto.jobs.claim_embeddings import ClaimEmbeddings
+from donto.temporal.scope import TimeScope
 from support import Api, claim
 
 

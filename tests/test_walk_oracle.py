@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from app.graph.client import GraphClient
-from app.temporal.instants import parse_instant
+from donto.graph.client import GraphClient
+from donto.temporal.instants import parse_instant
 from support import Api
 from walk_oracle import OClaim, oracle_status
 

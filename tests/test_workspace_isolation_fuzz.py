@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from app.auth.keys import WORKSPACE_PATTERN
+from donto.auth.keys import WORKSPACE_PATTERN
 from support import ADMIN_KEY, Api, claim
 
 MARK = "zq" + uuid.uuid4().hex  # in every text of A's: found in an answer, it came from A

@@ -10,8 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from app.errors import QueryTimedOut
-from app.graph.client import GraphClient, next_transaction_time
+from donto.errors import QueryTimedOut
+from donto.graph.client import GraphClient, next_transaction_time
 from support import Api, claim
 
 FLOOD = 60  # more than the worker threads the server has (40), all queueing on one lock
@@ -70,8 +70,8 @@ def test_past_its_heavy_requests_in_flight_a_workspace_gets_429_while_its_light_
     from fastapi.testclient import TestClient
     from pydantic import SecretStr
 
-    from app.api.main import create_app
-    from app.settings import ApiSettings
+    from donto.api.main import create_app
+    from donto.settings import ApiSettings
     from support import ADMIN_KEY
 
     api = ApiSettings(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from app.cli import main as donto
+from donto.cli import main as donto
 from support import ADMIN_KEY, Api, claim
 
 

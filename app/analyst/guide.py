@@ -12,10 +12,10 @@ import html
 import json
 from dataclasses import dataclass
 
-from app.auth.keys import check_workspace
-from app.errors import InvalidInput
-from app.graph.queries import QueryLibrary
-from app.temporal.instants import iso, parse_instant
+from donto.auth.keys import check_workspace
+from donto.errors import InvalidInput
+from donto.graph.queries import QueryLibrary
+from donto.temporal.instants import iso, parse_instant
 
 GUIDE_PATH = "/analyst/guide"
 STYLE_PATH = "/analyst/donto.grass"

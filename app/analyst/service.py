@@ -12,11 +12,11 @@ from typing import IO, Any
 
 import networkx as nx
 
-from app.analyst.guide import guide_parameters, render_guide
-from app.auth.keys import check_workspace
-from app.errors import InvalidInput, NotFound
-from app.graph.client import GraphClient
-from app.temporal.instants import iso
+from donto.analyst.guide import guide_parameters, render_guide
+from donto.auth.keys import check_workspace
+from donto.errors import InvalidInput, NotFound
+from donto.graph.client import GraphClient
+from donto.temporal.instants import iso
 
 GRAPH_FORMATS = ("graphml", "json", "csv")
 MAX_HOPS = 3
@@ -25,7 +25,7 @@ LINK_TYPES = ("DERIVED_FROM", "SUPPORTS", "CONTRADICTS", "SUPERSEDES")
 
 def static_text(name: str) -> str:
     """A file shipped beside this module (the GraSS style, the Bloom perspective)."""
-    return (resources.files("app.analyst") / name).read_text(encoding="utf-8")
+    return (resources.files("donto.analyst") / name).read_text(encoding="utf-8")
 
 
 class AnalystService:

@@ -12,11 +12,11 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 
-from app.auth.keys import Principal
-from app.errors import BackendUnavailable, InvalidInput, RateLimited
-from app.memory import Memory
-from app.temporal.instants import parse_instant
-from app.temporal.scope import TimeScope
+from donto.auth.keys import Principal
+from donto.errors import BackendUnavailable, InvalidInput, RateLimited
+from donto.memory import Memory
+from donto.temporal.instants import parse_instant
+from donto.temporal.scope import TimeScope
 
 INSTANT_HELP = "ISO-8601 date or date-time (a date means midnight UTC, no offset means UTC); default now"
 

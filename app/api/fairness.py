@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 
-from app.errors import WorkspaceBusy
+from donto.errors import WorkspaceBusy
 
 HEAVY_AT_ONCE = 1
 HEAVY_RETRY_AFTER_S = 1  # a 1,000-claim batch is written in well under a second

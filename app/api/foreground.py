@@ -7,7 +7,7 @@ from __future__ import annotations
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api.fairness import is_heavy
+from donto.api.fairness import is_heavy
 
 
 class MarkForeground:

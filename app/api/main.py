@@ -9,11 +9,11 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 
-from app.api import deps, errors
-from app.api.body_limit import BodySizeLimit
-from app.api.fairness import WorkspaceTurns
-from app.api.foreground import MarkForeground
-from app.api.routers import (
+from donto.api import deps, errors
+from donto.api.body_limit import BodySizeLimit
+from donto.api.fairness import WorkspaceTurns
+from donto.api.foreground import MarkForeground
+from donto.api.routers import (
     analyst,
     claims,
     documents,
@@ -31,9 +31,9 @@ from app.api.routers import (
     walk,
     workspaces,
 )
-from app.mcp import http as mcp_http
-from app.memory import Memory
-from app.settings import APP_VERSION, Settings, load_settings
+from donto.mcp import http as mcp_http
+from donto.memory import Memory
+from donto.settings import APP_VERSION, Settings, load_settings
 
 ROUTERS = (
     *(health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs, workspaces, subjects),

@@ -22,13 +22,13 @@ import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from app.auth.limits import FailureWindows, RecentlySeen, TokenBuckets, whole_seconds
-from app.auth.usage import UsageLog
-from app.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
-from app.graph.client import GraphClient
-from app.ids import uuid7
-from app.settings import ApiSettings
-from app.temporal.instants import iso, to_native, utc_now
+from donto.auth.limits import FailureWindows, RecentlySeen, TokenBuckets, whole_seconds
+from donto.auth.usage import UsageLog
+from donto.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
+from donto.graph.client import GraphClient
+from donto.ids import uuid7
+from donto.settings import ApiSettings
+from donto.temporal.instants import iso, to_native, utc_now
 
 log = logging.getLogger(__name__)
 

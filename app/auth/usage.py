@@ -13,8 +13,8 @@ import threading
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from app.graph.client import GraphClient
-from app.temporal.instants import utc_now
+from donto.graph.client import GraphClient
+from donto.temporal.instants import utc_now
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cached_property
 from typing import Any
 
-from app.temporal.instants import parse_instant
+from donto.temporal.instants import parse_instant
 
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:boolean", "xsd:date", "xsd:dateTime")
 MAX_DECIMAL_EXPONENT = 1000  # a decimal's canonical form stays within about 2,000 characters

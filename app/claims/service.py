@@ -10,8 +10,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app import cursors
-from app.claims.models import (
+from donto import cursors
+from donto.claims.models import (
     SEPARATOR,
     Claim,
     EvidenceSpan,
@@ -20,13 +20,13 @@ from app.claims.models import (
     WriteOutcome,
     WriteResult,
 )
-from app.errors import InvalidInput, NotFound
-from app.graph.client import GraphClient, next_transaction_time
-from app.graph.retraction import retract
-from app.identity.service import IdentityService
-from app.ids import uuid7
-from app.temporal.instants import to_native
-from app.temporal.scope import TimeScope
+from donto.errors import InvalidInput, NotFound
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.graph.retraction import retract
+from donto.identity.service import IdentityService
+from donto.ids import uuid7
+from donto.temporal.instants import to_native
+from donto.temporal.scope import TimeScope
 
 LINKS = ("derived_from", "supports", "contradicts", "supersedes")
 

@@ -17,11 +17,11 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app.episodes.passages import capped, dated_passages, line_passages, with_speakers
-from app.errors import NotFound
-from app.graph.client import GraphClient, next_transaction_time
-from app.ids import uuid7
-from app.temporal.instants import to_native, utc_now
+from donto.episodes.passages import capped, dated_passages, line_passages, with_speakers
+from donto.errors import NotFound
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.ids import uuid7
+from donto.temporal.instants import to_native, utc_now
 
 # A passage's most characters (about 120-150 tokens of English): under the sequence length of every
 # model donto ships (all-MiniLM's 256 tokens), and one or two facts rather than a paragraph's blur.

@@ -27,9 +27,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from app.embedding.fetch import CATALOGUE, ONNX_GRAPH, ModelNotFetched, ModelNotLoaded
-from app.errors import ModelUnavailable, ModelWarmingUp
-from app.settings import EmbeddingSettings
+from donto.embedding.fetch import CATALOGUE, ONNX_GRAPH, ModelNotFetched, ModelNotLoaded
+from donto.errors import ModelUnavailable, ModelWarmingUp
+from donto.settings import EmbeddingSettings
 
 Source = Literal["package", "path", "fetched", "cache"]
 # The prompt names sentence-transformers' own encode_query / encode_document look for, in order.
@@ -300,7 +300,7 @@ class Encoder:
                 model = SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
                 graph = Path(path) / ONNX_GRAPH
                 if graph.is_file():
-                    from app.embedding.onnx_runtime import run_on_onnx_runtime
+                    from donto.embedding.onnx_runtime import run_on_onnx_runtime
 
                     self._runtime = "onnxruntime" if run_on_onnx_runtime(model, graph) else "torch"
             except Exception as exc:  # a damaged or partial folder: the library's own errors are many

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
-from app.errors import DontoError, InvalidInput
-from app.settings import EmbeddingSettings
+from donto.errors import DontoError, InvalidInput
+from donto.settings import EmbeddingSettings
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

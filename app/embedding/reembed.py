@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.embedding.encoder import Encoder
-from app.embedding.turns import embed_turns
-from app.graph.client import VECTOR_INDEXES, GraphClient
+from donto.embedding.encoder import Encoder
+from donto.embedding.turns import embed_turns
+from donto.graph.client import VECTOR_INDEXES, GraphClient
 
 PAGE = 256
 CLAIM_PAGE = 10_000  # claims queued for the embedder per transaction

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.embedding.encoder import Encoder
+from donto.embedding.encoder import Encoder
 
 
 def embedding_text(speaker: str, text: str) -> str:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from app.ids import uuid7
-from app.temporal.phrases import format_date_tag, resolve_time_expressions, summarize_dates
+from donto.ids import uuid7
+from donto.temporal.phrases import format_date_tag, resolve_time_expressions, summarize_dates
 
 
 @dataclass(frozen=True)

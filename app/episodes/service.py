@@ -11,13 +11,13 @@ from datetime import datetime
 
 from neo4j import ManagedTransaction
 
-from app.embedding.encoder import Encoder
-from app.embedding.turns import embed_turns, exchange_text
-from app.episodes.passages import dated_passages, split_passages
-from app.errors import InvalidInput
-from app.graph.client import GraphClient, next_transaction_time
-from app.ids import uuid7
-from app.temporal.instants import to_native, utc_now
+from donto.embedding.encoder import Encoder
+from donto.embedding.turns import embed_turns, exchange_text
+from donto.episodes.passages import dated_passages, split_passages
+from donto.errors import InvalidInput
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.ids import uuid7
+from donto.temporal.instants import to_native, utc_now
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.errors import InvalidInput, NotFound
-from app.graph.client import GraphClient
-from app.temporal.instants import iso
-from app.temporal.scope import TimeScope
+from donto.errors import InvalidInput, NotFound
+from donto.graph.client import GraphClient
+from donto.temporal.instants import iso
+from donto.temporal.scope import TimeScope
 
 MAX_HOPS = 3
 MAX_NEIGHBOURHOOD_DEPTH = 3

@@ -34,7 +34,7 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from app.errors import (
+from donto.errors import (
     BackendUnavailable,
     IndexUnavailable,
     Neo4jLoginRefused,
@@ -42,9 +42,9 @@ from app.errors import (
     SchemaMismatch,
     UnsupportedNeo4j,
 )
-from app.graph.queries import QueryLibrary, schema_indexes, schema_statements, schema_text, schema_version
-from app.settings import APP_NAME, APP_VERSION, Settings
-from app.temporal.instants import to_native
+from donto.graph.queries import QueryLibrary, schema_indexes, schema_statements, schema_text, schema_version
+from donto.settings import APP_NAME, APP_VERSION, Settings
+from donto.temporal.instants import to_native
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

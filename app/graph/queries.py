@@ -22,7 +22,7 @@ _ONE_ROW = re.compile(r"\bAS rows\s*$")
 
 def cypher_files() -> Traversable:
     """The folder of donto's .cypher files, wherever the package is installed."""
-    return resources.files("app.cypher")
+    return resources.files("donto.cypher")
 
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")

@@ -7,9 +7,9 @@ from datetime import datetime
 
 from neo4j import ManagedTransaction
 
-from app.errors import Conflict, NotFound
-from app.graph.client import GraphClient, next_transaction_time
-from app.temporal.instants import to_native
+from donto.errors import Conflict, NotFound
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.temporal.instants import to_native
 
 
 def retract(

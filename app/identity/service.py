@@ -24,11 +24,11 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app.errors import InvalidInput, NotFound
-from app.graph.client import GraphClient, next_transaction_time
-from app.graph.retraction import retract
-from app.ids import uuid7
-from app.temporal.instants import to_native
+from donto.errors import InvalidInput, NotFound
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.graph.retraction import retract
+from donto.ids import uuid7
+from donto.temporal.instants import to_native
 
 MAX_IDENTITY = 1000  # keys of one identity set, besides the entity's own
 MIN_FOLD = 4  # shorter folds are too ambiguous to link on ("u.s" and "us")

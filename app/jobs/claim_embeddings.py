@@ -18,9 +18,9 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 
-from app.embedding.encoder import Encoder
-from app.graph.client import GraphClient
-from app.jobs.foreground import Foreground
+from donto.embedding.encoder import Encoder
+from donto.graph.client import GraphClient
+from donto.jobs.foreground import Foreground
 
 SLICE = 16  # claims a pressed round encodes: ~0.07 s of 2 cores
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 import socket
 
-from app.ids import uuid7
-from app.jobs.foreground import Foreground
-from app.jobs.store import JobStore
-from app.memorize.service import MemorizeService
+from donto.ids import uuid7
+from donto.jobs.foreground import Foreground
+from donto.jobs.store import JobStore
+from donto.memorize.service import MemorizeService
 
 
 def worker_id() -> str:

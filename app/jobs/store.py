@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from app.errors import InvalidInput, NotFound
-from app.graph.client import GraphClient
-from app.ids import uuid7
-from app.temporal.instants import to_native, utc_now
+from donto.errors import InvalidInput, NotFound
+from donto.graph.client import GraphClient
+from donto.ids import uuid7
+from donto.temporal.instants import to_native, utc_now
 
 log = logging.getLogger(__name__)
 

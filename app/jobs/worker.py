@@ -11,7 +11,7 @@ import threading
 from collections.abc import Sequence
 from typing import Protocol
 
-from app.errors import BackendUnavailable
+from donto.errors import BackendUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -20,12 +20,12 @@ from starlette.requests import Request
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from app.api import deps
-from app.api.errors import domain_response
-from app.auth.keys import Principal
-from app.errors import DontoError
-from app.mcp.tools import build_server
-from app.memory import Memory
+from donto.api import deps
+from donto.api.errors import domain_response
+from donto.auth.keys import Principal
+from donto.errors import DontoError
+from donto.mcp.tools import build_server
+from donto.memory import Memory
 
 PATH = "/mcp"
 PRINCIPAL = "donto.principal"  # the ASGI scope key the endpoint leaves the caller under

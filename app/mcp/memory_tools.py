@@ -17,8 +17,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field, StringConstraints
 
-from app.api.schemas.common import Id, Instant, Key
-from app.api.schemas.subjects import (
+from donto.api.schemas.common import Id, Instant, Key
+from donto.api.schemas.subjects import (
     MAX_BATCH,
     MAX_SUBJECTS,
     AppendedListOut,
@@ -75,11 +75,11 @@ from app.api.schemas.subjects import (
     UnderstandingUpdateIn,
     UnmergeIn,
 )
-from app.errors import InvalidInput
-from app.mcp.common import DELETES, READS, WRITES, WorkspaceOf, result
-from app.memory import Memory
-from app.subjects.attention import DISPOSABLE_NOTE, PROTOCOL_NOTE, SOUL_NOTE
-from app.temporal.instants import iso
+from donto.errors import InvalidInput
+from donto.mcp.common import DELETES, READS, WRITES, WorkspaceOf, result
+from donto.memory import Memory
+from donto.subjects.attention import DISPOSABLE_NOTE, PROTOCOL_NOTE, SOUL_NOTE
+from donto.temporal.instants import iso
 
 SESSION_ID = re.compile(r"\S{1,128}")  # as the REST API's X-Donto-Session
 SESSION_HEADERS = ("x-donto-session", "mcp-session-id")  # an explicit conversation id first

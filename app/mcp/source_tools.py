@@ -15,20 +15,20 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult
 from pydantic import Field, StringConstraints
 
-from app import errors
-from app.api.errors import error_body
-from app.api.schemas.claims import ClaimOut
-from app.api.schemas.common import Id, Instant, Key
-from app.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
-from app.api.schemas.explore import EntityProfileOut
-from app.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, State
-from app.api.schemas.memorize import MemorizeIn, MemorizeOut
-from app.jobs.store import MAX_PAGE
-from app.mcp.common import READS, WRITES, as_rest
-from app.mcp.common import result as _result
-from app.memory import Memory
-from app.temporal.scope import TimeScope
-from extraction.engine import MAX_PASSES, ModeName
+from donto import errors
+from donto.api.errors import error_body
+from donto.api.schemas.claims import ClaimOut
+from donto.api.schemas.common import Id, Instant, Key
+from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
+from donto.api.schemas.explore import EntityProfileOut
+from donto.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, State
+from donto.api.schemas.memorize import MemorizeIn, MemorizeOut
+from donto.extraction.engine import MAX_PASSES, ModeName
+from donto.jobs.store import MAX_PAGE
+from donto.mcp.common import READS, WRITES, as_rest
+from donto.mcp.common import result as _result
+from donto.memory import Memory
+from donto.temporal.scope import TimeScope
 
 OccurredAt = Annotated[
     Instant | None,

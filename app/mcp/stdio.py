@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from mcp.server.mcpserver import Context, MCPServer
 
-from app.errors import Unauthorized
-from app.mcp.tools import build_server
-from app.memory import Memory
+from donto.errors import Unauthorized
+from donto.mcp.tools import build_server
+from donto.memory import Memory
 
 ADDRESS = "stdio"  # failed authentications are counted per client address; this process has one client
 

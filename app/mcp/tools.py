@@ -18,28 +18,36 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, Icon, InputRequiredResult, ToolAnnotations
 from pydantic import ConfigDict, Field, ValidationError
 
-from app import errors
-from app.api.errors import invalid_input
-from app.api.schemas.claims import MAX_BATCH, ClaimIn, ClaimOut, ClaimPage, ClaimsWriteOut, RetractOut, WriteOutcomeOut
-from app.api.schemas.common import Id, Instant, Key
-from app.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
-from app.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
-from app.api.schemas.identity import IdentityOut, SameAsOut
-from app.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
-from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
-from app.explore.service import MAX_HOPS
-from app.mcp import memory_tools, source_tools
-from app.mcp.common import READS, WRITES, WorkspaceOf
-from app.mcp.common import error as _error
-from app.mcp.common import result as _result
-from app.mcp.stdio_transport import stdio_streams
-from app.memorize.service import MemorizeRequest
-from app.memory import Memory
-from app.recall.service import RecallRequest
-from app.settings import APP_VERSION
-from app.temporal.instants import iso
-from app.temporal.scope import TimeScope
-from app.walk.service import MAX_IDS
+from donto import errors
+from donto.api.errors import invalid_input
+from donto.api.schemas.claims import (
+    MAX_BATCH,
+    ClaimIn,
+    ClaimOut,
+    ClaimPage,
+    ClaimsWriteOut,
+    RetractOut,
+    WriteOutcomeOut,
+)
+from donto.api.schemas.common import Id, Instant, Key
+from donto.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
+from donto.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
+from donto.api.schemas.identity import IdentityOut, SameAsOut
+from donto.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
+from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
+from donto.explore.service import MAX_HOPS
+from donto.mcp import memory_tools, source_tools
+from donto.mcp.common import READS, WRITES, WorkspaceOf
+from donto.mcp.common import error as _error
+from donto.mcp.common import result as _result
+from donto.mcp.stdio_transport import stdio_streams
+from donto.memorize.service import MemorizeRequest
+from donto.memory import Memory
+from donto.recall.service import RecallRequest
+from donto.settings import APP_VERSION
+from donto.temporal.instants import iso
+from donto.temporal.scope import TimeScope
+from donto.walk.service import MAX_IDS
 
 INSTRUCTIONS = """\
 donto is a long-term memory. Keep what you hear with add_turns and the facts you learn with

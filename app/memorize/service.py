@@ -31,23 +31,23 @@ from datetime import UTC, datetime, timedelta
 from datetime import time as clock_time
 from typing import Any, Literal, cast
 
-from app.claims.models import Evidence, NewClaim
-from app.claims.models import Literal as TypedLiteral
-from app.claims.service import ClaimService
-from app.documents.service import DocumentService
-from app.embedding.encoder import Encoder
-from app.errors import InvalidInput
-from app.graph.client import GraphClient
-from app.identity.service import IdentityService, LinkOutcome, Proposal
-from app.jobs.store import ClaimedJob, JobHalted, JobStore
-from app.predicates.service import DEFAULT_SINGLE_VALUED, PredicateService
-from app.settings import LLMSettings
-from app.temporal.instants import to_native, utc_now
-from app.temporal.phrases import resolve_time_phrase
-from extraction.engine import MAX_PASSES, ExtractionResult, Extractor, FoundFact, PassReport, canonical_mode
-from extraction.facts import IDENTITY_PREDICATES
-from extraction.llm import ChatClient, LLMConfig
-from extraction.prompts import PROMPTS_VERSION
+from donto.claims.models import Evidence, NewClaim
+from donto.claims.models import Literal as TypedLiteral
+from donto.claims.service import ClaimService
+from donto.documents.service import DocumentService
+from donto.embedding.encoder import Encoder
+from donto.errors import InvalidInput
+from donto.extraction.engine import MAX_PASSES, ExtractionResult, Extractor, FoundFact, PassReport, canonical_mode
+from donto.extraction.facts import IDENTITY_PREDICATES
+from donto.extraction.llm import ChatClient, LLMConfig
+from donto.extraction.prompts import PROMPTS_VERSION
+from donto.graph.client import GraphClient
+from donto.identity.service import IdentityService, LinkOutcome, Proposal
+from donto.jobs.store import ClaimedJob, JobHalted, JobStore
+from donto.predicates.service import DEFAULT_SINGLE_VALUED, PredicateService
+from donto.settings import LLMSettings
+from donto.temporal.instants import to_native, utc_now
+from donto.temporal.phrases import resolve_time_phrase
 
 log = logging.getLogger(__name__)
 

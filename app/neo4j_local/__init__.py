@@ -1,6 +1,6 @@
 """donto's local Neo4j Community server (jars from Maven Central, one JVM donto starts and stops)."""
 
-from app.neo4j_local.server import (
+from donto.neo4j_local.server import (
     LocalNeo4j,
     LocalNeo4jError,
     LocalNeo4jStatus,

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from app.settings import LocalNeo4jSettings
+from donto.settings import LocalNeo4jSettings
 
 NEO4J_POM = Path(__file__).with_name("pom.xml")  # the server and Browser artifacts, package data
 USER = "neo4j"

@@ -25,10 +25,10 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app.errors import Conflict, InvalidInput, NotFound
-from app.graph.client import GraphClient, next_transaction_time
-from app.ids import uuid7
-from app.temporal.instants import to_native
+from donto.errors import Conflict, InvalidInput, NotFound
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.ids import uuid7
+from donto.temporal.instants import to_native
 
 # Where someone lives or works, their job, spouse, age...: one value at a time, so a later value
 # supersedes the earlier in the walk and the profile. snake_case, as extraction names predicates.

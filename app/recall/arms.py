@@ -14,11 +14,11 @@ from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
 from typing import Any
 
-from app.errors import IndexUnavailable
-from app.graph.client import GraphClient
-from app.recall.lucene import STOPWORDS, lucene_query
-from app.temporal.phrases import resolve_time_expressions
-from app.temporal.scope import TimeScope
+from donto.errors import IndexUnavailable
+from donto.graph.client import GraphClient
+from donto.recall.lucene import STOPWORDS, lucene_query
+from donto.temporal.phrases import resolve_time_expressions
+from donto.temporal.scope import TimeScope
 
 log = logging.getLogger(__name__)
 _WORDS = re.compile(r"[\w']+", re.UNICODE)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.recall.recipes import Recipe
+from donto.recall.recipes import Recipe
 
 Places = Mapping[str, Mapping[str, Any]]
 UNITS = ("turn", "passage")  # what a bundle's text items are made of

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from app.recall.arms import NEIGHBOURS, SESSIONS, SPEAKERS
+from donto.recall.arms import NEIGHBOURS, SESSIONS, SPEAKERS
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from app.recall.fusion import Candidate
-from app.temporal.instants import to_native
+from donto.recall.fusion import Candidate
+from donto.temporal.instants import to_native
 
 
 @dataclass

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from app.embedding.encoder import Encoder
-from app.embedding.turns import embedding_text
-from app.recall.fusion import Candidate
+from donto.embedding.encoder import Encoder
+from donto.embedding.turns import embedding_text
+from donto.recall.fusion import Candidate
 
 CACHED_VECTORS = 50_000  # a bi-encoder's document vectors kept between queries (~150 MB at 768 dimensions)
 

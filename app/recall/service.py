@@ -17,18 +17,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.embedding.encoder import Encoder
-from app.errors import InvalidInput
-from app.graph.client import GraphClient
-from app.jobs.claim_embeddings import ClaimEmbeddings
-from app.recall import fusion
-from app.recall.arms import ARM_NAMES, ARMS, run_arms
-from app.recall.fusion import Candidate
-from app.recall.recipes import route
-from app.recall.render import RecallItem, claim_item, passage_item, trim_to_tokens, turn_item
-from app.recall.rerank import Reranker
-from app.temporal.scope import TimeScope
-from app.walk.service import POTENTIALLY_STALE, UNVERIFIED, ClaimStatus, WalkService
+from donto.embedding.encoder import Encoder
+from donto.errors import InvalidInput
+from donto.graph.client import GraphClient
+from donto.jobs.claim_embeddings import ClaimEmbeddings
+from donto.recall import fusion
+from donto.recall.arms import ARM_NAMES, ARMS, run_arms
+from donto.recall.fusion import Candidate
+from donto.recall.recipes import route
+from donto.recall.render import RecallItem, claim_item, passage_item, trim_to_tokens, turn_item
+from donto.recall.rerank import Reranker
+from donto.temporal.scope import TimeScope
+from donto.walk.service import POTENTIALLY_STALE, UNVERIFIED, ClaimStatus, WalkService
 
 DRAIN_BEFORE_RECALL = 2048  # claims a recall embeds itself before searching
 # The arms that find claims or document passages only once the embedder has been by.

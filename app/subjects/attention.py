@@ -17,17 +17,17 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app import cursors
-from app.errors import Conflict, NotFound
-from app.graph.client import GraphClient, next_transaction_time
-from app.ids import uuid7
-from app.recall.lucene import lucene_query
-from app.settings import MemorySettings
-from app.subjects.models import MemoryState, Subject, Understanding
-from app.subjects.perspectives import Perspectives
-from app.subjects.ranking import Candidate, score
-from app.subjects.service import SubjectService, alias_key, record_event
-from app.temporal.instants import to_native, utc_now
+from donto import cursors
+from donto.errors import Conflict, NotFound
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.ids import uuid7
+from donto.recall.lucene import lucene_query
+from donto.settings import MemorySettings
+from donto.subjects.models import MemoryState, Subject, Understanding
+from donto.subjects.perspectives import Perspectives
+from donto.subjects.ranking import Candidate, score
+from donto.subjects.service import SubjectService, alias_key, record_event
+from donto.temporal.instants import to_native, utc_now
 
 DEFAULT_SESSION = "default"  # the session of a client that sends no session_id
 PENDING_CAP = 10_000  # orient counts observations awaiting consolidation up to this many

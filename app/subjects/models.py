@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from app.temporal.instants import to_native
+from donto.temporal.instants import to_native
 
 UNDERSTANDING_KINDS = ("single_subject", "relationship", "structural", "soul", "protocol", "orientation")
 POINTER_KINDS = ("soul", "protocol", "orientation")  # one active each per workspace: orient reads them

@@ -14,9 +14,9 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app.embedding.encoder import Encoder
-from app.graph.client import GraphClient
-from app.subjects.models import MemoryState, Perspective
+from donto.embedding.encoder import Encoder
+from donto.graph.client import GraphClient
+from donto.subjects.models import MemoryState, Perspective
 
 DEFAULT_PERSPECTIVES = (
     Perspective("general", None, True),

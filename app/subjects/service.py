@@ -22,11 +22,11 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from app import cursors
-from app.errors import Conflict, InvalidInput, NotFound
-from app.graph.client import GraphClient, next_transaction_time
-from app.ids import uuid7
-from app.subjects.models import (
+from donto import cursors
+from donto.errors import Conflict, InvalidInput, NotFound
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.ids import uuid7
+from donto.subjects.models import (
     OBSERVATION_KINDS,
     POINTER_KINDS,
     Appended,
@@ -45,8 +45,8 @@ from app.subjects.models import (
     SubjectPage,
     Understanding,
 )
-from app.subjects.perspectives import Perspectives
-from app.temporal.instants import to_native
+from donto.subjects.perspectives import Perspectives
+from donto.temporal.instants import to_native
 
 
 def content_hash(text: str) -> str:

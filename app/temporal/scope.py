@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.temporal.instants import utc_now
+from donto.temporal.instants import utc_now
 
 
 @dataclass(frozen=True)

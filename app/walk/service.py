@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.errors import InvalidInput
-from app.graph.client import GraphClient
-from app.temporal.scope import TimeScope
+from donto.errors import InvalidInput
+from donto.graph.client import GraphClient
+from donto.temporal.scope import TimeScope
 
 UNVERIFIED = "UNVERIFIED"
 POTENTIALLY_STALE = "POTENTIALLY_STALE"

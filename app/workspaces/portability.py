@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, Any
 
-from app.auth.keys import check_workspace
-from app.errors import Conflict, DontoError, InvalidInput
-from app.graph.client import GraphClient, next_transaction_time, same_model
-from app.predicates.service import check_aliases
-from app.settings import APP_VERSION
-from app.temporal.instants import iso, to_native, utc_now
+from donto.auth.keys import check_workspace
+from donto.errors import Conflict, DontoError, InvalidInput
+from donto.graph.client import GraphClient, next_transaction_time, same_model
+from donto.predicates.service import check_aliases
+from donto.settings import APP_VERSION
+from donto.temporal.instants import iso, to_native, utc_now
 
 FORMAT = "donto-workspace"
 FORMAT_VERSION = 1

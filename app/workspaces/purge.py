@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from app.auth.keys import check_workspace
-from app.errors import DontoError, InvalidInput
-from app.graph.client import GraphClient, next_transaction_time
-from app.ids import uuid7
-from app.temporal.instants import to_native
+from donto.auth.keys import check_workspace
+from donto.errors import DontoError, InvalidInput
+from donto.graph.client import GraphClient, next_transaction_time
+from donto.ids import uuid7
+from donto.temporal.instants import to_native
 
 BATCH = 1000
 

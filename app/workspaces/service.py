@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.graph.client import GraphClient
-from app.temporal.instants import to_native, utc_now
+from donto.graph.client import GraphClient
+from donto.temporal.instants import to_native, utc_now
 
 
 @dataclass(frozen=True)

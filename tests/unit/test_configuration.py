@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.cli import main
-from app.embedding.encoder import Encoder, check_device, locate_model
-from app.embedding.fetch import ModelNotLoaded
-from app.errors import InvalidInput
-from app.recall.service import check_arm_weights
-from app.settings import ConfigurationError, EmbeddingSettings, load_settings
+from donto.cli import main
+from donto.embedding.encoder import Encoder, check_device, locate_model
+from donto.embedding.fetch import ModelNotLoaded
+from donto.errors import InvalidInput
+from donto.recall.service import check_arm_weights
+from donto.settings import ConfigurationError, EmbeddingSettings, load_settings
 
 
 @pytest.mark.parametrize(
@@ -125,7 +125,7 @@ def test_routing_direct_and_tls_uris_are_taken(monkeypatch, uri):
 
 
 def test_the_home_is_the_nearest_dot_donto_upwards_or_the_one_donto_home_names(tmp_path, monkeypatch):
-    from app.settings import LocalNeo4jSettings, Settings, find_home
+    from donto.settings import LocalNeo4jSettings, Settings, find_home
 
     monkeypatch.delenv("DONTO_HOME", raising=False)
     monkeypatch.delenv("DONTO_NEO4J_HOME", raising=False)

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from app import cursors
-from app.errors import InvalidInput
-from app.predicates.service import check_aliases
+from donto import cursors
+from donto.errors import InvalidInput
+from donto.predicates.service import check_aliases
 
 
 def b64(text: str) -> str:

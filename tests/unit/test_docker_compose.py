@@ -10,8 +10,8 @@ import pytest
 import yaml
 from pydantic_settings import BaseSettings
 
-from app.neo4j_local import LocalNeo4j
-from app.settings import ApiSettings, LocalNeo4jSettings, Settings
+from donto.neo4j_local import LocalNeo4j
+from donto.settings import ApiSettings, LocalNeo4jSettings, Settings
 from support import REPO
 
 COMPOSE = REPO / "docker-compose.yml"
@@ -99,7 +99,13 @@ def test_dockerfile_copies_every_package_folder(services):
     assert dockerfile.startswith("#") and "FROM python:3.11-slim" in dockerfile
     setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     mapped = setuptools.get("package-dir", {})
-    folders = {mapped.get(package, package.replace(".", "/")).split("/")[0] for package in setuptools["packages"]}
+
+    def folder(package: str) -> str:  # the repository folder a package is built from (longest mapped prefix)
+        owner = max((m for m in mapped if package == m or package.startswith(m + ".")), key=len, default=package)
+        return mapped.get(owner, owner).split("/")[0].split(".")[0]
+
+    folders = {folder(package) for package in setuptools["packages"]}
+    assert folders == {"app", "extraction", "cypher"}
     copied = set(re.findall(r"^COPY (\w+) ", dockerfile, re.MULTILINE))
     assert folders <= copied, folders - copied
     assert "pip install -e" not in dockerfile

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.embedding.encoder import (
+from donto.embedding.encoder import (
     DOCUMENT_PROMPT_NAMES,
     QUERY_PROMPT_NAMES,
     Encoder,
@@ -20,8 +20,8 @@ from app.embedding.encoder import (
     packaged_models,
     resolve_prompt,
 )
-from app.embedding.fetch import ModelNotFetched, ModelNotLoaded
-from app.settings import EmbeddingSettings
+from donto.embedding.fetch import ModelNotFetched, ModelNotLoaded
+from donto.settings import EmbeddingSettings
 
 GEMMA_PROMPTS = {"query": "task: search result | query: ", "document": "title: none | text: ", "Clustering": "x"}
 

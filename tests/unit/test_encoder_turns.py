@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from app.embedding.encoder import Turns
+from donto.embedding.encoder import Turns
 
 
 def test_no_more_than_the_slots_hold_a_turn_at_once():

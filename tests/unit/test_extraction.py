@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scripted_llm import CARES, KM, RACE, TEXT, Reply, ScriptedLLM, lines, scripted_llm
 
-from extraction.engine import Extractor
-from extraction.facts import entity_key, parse_reply, predicate_name
-from extraction.llm import ChatClient, LLMConfig, LLMError, retry_after
-from extraction.prompts import APERTURES
-from extraction.text import anchor, chunk
+from donto.extraction.engine import Extractor
+from donto.extraction.facts import entity_key, parse_reply, predicate_name
+from donto.extraction.llm import ChatClient, LLMConfig, LLMError, retry_after
+from donto.extraction.prompts import APERTURES
+from donto.extraction.text import anchor, chunk
 
 
 @pytest.fixture
@@ -334,7 +334,7 @@ def test_instructions_travel_in_the_one_user_message_since_some_templates_drop_s
 
 
 def test_a_fact_copied_from_the_prompts_own_examples_is_dropped_unless_the_text_says_it(llm):
-    from extraction.prompts import EXAMPLES
+    from donto.extraction.prompts import EXAMPLES
 
     llm.queue(lines(EXAMPLES[0], RACE))
     result = engine(llm).extract(TEXT, "single")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from app.jobs.foreground import Foreground
+from donto.jobs.foreground import Foreground
 
 
 def test_an_idle_process_gives_way_at_once() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.recall.fusion import (
+from donto.recall.fusion import (
     Candidate,
     add_neighbours,
     boost_speakers,
@@ -14,7 +14,7 @@ from app.recall.fusion import (
     ranked,
     weigh_groups,
 )
-from app.recall.recipes import DEFAULT, Recipe, route
+from donto.recall.recipes import DEFAULT, Recipe, route
 
 RECIPE = Recipe(rrf_k=10)
 

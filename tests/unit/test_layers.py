@@ -8,23 +8,23 @@ from pathlib import Path
 
 from support import REPO
 
-SHELLS = ("app.api", "app.cli", "app.mcp")
+SHELLS = ("donto.api", "donto.cli", "donto.mcp")
 SERVICES = (
-    "app.analyst",
-    "app.auth",
-    "app.claims",
-    "app.documents",
-    "app.embedding",
-    "app.episodes",
-    "app.explore",
-    "app.identity",
-    "app.jobs",
-    "app.memorize",
-    "app.predicates",
-    "app.recall",
-    "app.subjects",
-    "app.walk",
-    "app.workspaces",
+    "donto.analyst",
+    "donto.auth",
+    "donto.claims",
+    "donto.documents",
+    "donto.embedding",
+    "donto.episodes",
+    "donto.explore",
+    "donto.identity",
+    "donto.jobs",
+    "donto.memorize",
+    "donto.predicates",
+    "donto.recall",
+    "donto.subjects",
+    "donto.walk",
+    "donto.workspaces",
 )
 # Classes that only the composition root (app/memory.py) constructs.
 ASSEMBLED = {
@@ -52,11 +52,15 @@ ASSEMBLED = {
 }
 
 
+# Where each folder of the repository installs (pyproject's package-dir).
+INSTALLED_AS = {"app": "donto", "extraction": "donto.extraction", "bench": "bench"}
+
+
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    folder, *parts = path.relative_to(REPO).with_suffix("").parts
     if parts[-1] == "__init__":
         parts.pop()
-    return ".".join(parts)
+    return ".".join([INSTALLED_AS[folder], *parts])
 
 
 def modules(*folders: str) -> dict[str, ast.Module]:
@@ -87,31 +91,35 @@ def offending(importers: dict[str, ast.Module], forbidden: tuple[str, ...]) -> d
 
 
 def test_extraction_is_a_library_that_imports_nothing_from_app():
-    assert offending(modules("extraction"), ("app",)) == {}
+    outside = {
+        m: sorted(i for i in imports(t) if reaches(i, ("donto",)) and not reaches(i, ("donto.extraction",)))
+        for m, t in modules("extraction").items()
+    }
+    assert {m: found for m, found in outside.items() if found} == {}
 
 
 def test_the_product_never_imports_the_benchmarks():
-    assert offending(modules("app"), ("bench",)) == {}
+    assert offending(modules("app", "extraction"), ("bench",)) == {}
 
 
 def test_services_know_nothing_of_shells_or_the_root():
     services = {m: t for m, t in modules("app").items() if reaches(m, SERVICES)}
-    assert offending(services, (*SHELLS, "app.memory")) == {}
+    assert offending(services, (*SHELLS, "donto.memory")) == {}
 
 
 def test_graph_access_and_the_foundations_import_no_service():
     lower = {
         m: t
         for m, t in modules("app").items()
-        if reaches(m, ("app.graph", "app.temporal", "app.settings", "app.errors", "app.ids"))
+        if reaches(m, ("donto.graph", "donto.temporal", "donto.settings", "donto.errors", "donto.ids"))
     }
-    assert offending(lower, (*SERVICES, *SHELLS, "app.memory")) == {}
+    assert offending(lower, (*SERVICES, *SHELLS, "donto.memory")) == {}
 
 
 def test_only_the_composition_root_assembles_services():
     builders: dict[str, list[str]] = {}
     for name, tree in modules("app", "bench").items():
-        if name == "app.memory":
+        if name == "donto.memory":
             continue
         built = sorted(
             {

@@ -11,10 +11,10 @@ import anyio
 import pytest
 from pydantic import BaseModel
 
-from app.api.schemas import subjects as s
-from app.api.schemas.documents import DocumentIn
-from app.api.schemas.memorize import MemorizeIn
-from app.mcp.tools import build_server
+from donto.api.schemas import subjects as s
+from donto.api.schemas.documents import DocumentIn
+from donto.api.schemas.memorize import MemorizeIn
+from donto.mcp.tools import build_server
 
 REQUESTS: dict[str, type[BaseModel]] = {
     "bring_to_mind": s.BringIn,

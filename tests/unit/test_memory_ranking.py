@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.subjects.ranking import Candidate, score, weight
+from donto.subjects.ranking import Candidate, score, weight
 
 pytestmark = pytest.mark.unit
 

@@ -16,8 +16,8 @@ import pytest
 from onnx import helper, numpy_helper
 from safetensors.numpy import load_file
 
-from app.embedding.encoder import card_licence
-from app.embedding.fetch import (
+from donto.embedding.encoder import card_licence
+from donto.embedding.fetch import (
     CATALOGUE,
     FetchError,
     JarModel,
@@ -26,8 +26,8 @@ from app.embedding.fetch import (
     sha256_of,
     write_sentence_transformer,
 )
-from app.errors import InvalidInput
-from app.settings import EmbeddingSettings
+from donto.errors import InvalidInput
+from donto.settings import EmbeddingSettings
 
 WEIGHTS = b"not really safetensors, but bytes with a hash" * 100
 

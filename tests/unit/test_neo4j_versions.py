@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.graph.client import unsupported_neo4j
-from app.neo4j_local.server import NO_JAVA, parse_java_version, pick_java
+from donto.graph.client import unsupported_neo4j
+from donto.neo4j_local.server import NO_JAVA, parse_java_version, pick_java
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import app
-from app.graph.queries import schema_text, schema_version
+import donto
+from donto.graph.queries import schema_text, schema_version
 from support import REPO
 
 
@@ -41,31 +41,39 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_pyproject_lists_every_package_in_the_tree():
     setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    installed_as = {"app": "donto", "extraction": "donto.extraction"}
     in_tree = {
-        ".".join(p.parent.relative_to(REPO).parts)
-        for folder in ("app", "extraction")
+        ".".join([installed_as[folder], *p.parent.relative_to(REPO / folder).parts])
+        for folder in installed_as
         for p in (REPO / folder).rglob("__init__.py")
     }
-    in_tree.add("app.cypher")  # cypher/ installs as app.cypher (package-dir)
+    in_tree.add("donto.cypher")  # cypher/ installs as donto.cypher (package-dir)
     assert set(setuptools["packages"]) == in_tree
-    assert setuptools["package-dir"] == {"app.cypher": "cypher"}
+    assert setuptools["package-dir"] == {"donto": "app", "donto.extraction": "extraction", "donto.cypher": "cypher"}
+
+
+def test_the_wheel_installs_one_top_level_package_donto(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert top == {"donto"}
+    assert "donto/__main__.py" in names and "donto/extraction/engine.py" in names
 
 
 def test_the_wheel_carries_every_query_the_schema_and_the_pom(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    queries = {f"app/cypher/{p.name}" for p in (REPO / "cypher").glob("*.cypher")}
-    assert "app/cypher/schema.cypher" in queries and len(queries) > 30
+    queries = {f"donto/cypher/{p.name}" for p in (REPO / "cypher").glob("*.cypher")}
+    assert "donto/cypher/schema.cypher" in queries and len(queries) > 30
     assert queries <= names, queries - names
-    assert "app/neo4j_local/pom.xml" in names
+    assert "donto/neo4j_local/pom.xml" in names
     assert not any(n.startswith(("bench/", "tests/")) for n in names)
-    assert f"donto_memory-{app.__version__}.dist-info/METADATA" in names
+    assert f"donto_memory-{donto.__version__}.dist-info/METADATA" in names
 
 
 def test_an_installed_copy_finds_its_queries_without_the_checkout(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     probe = (
-        "import app.graph.queries as q; lib = q.QueryLibrary();"
+        "import donto.graph.queries as q; lib = q.QueryLibrary();"
         f"print(len(lib.names()), q.schema_version(q.schema_text()), str(q.cypher_files()).startswith({str(site)!r}))"
     )
     # -S: no site-packages, so nothing but the unpacked wheel (and the stdlib) can be imported.

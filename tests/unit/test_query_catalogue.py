@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from app.graph.queries import QueryLibrary
+from donto.graph.queries import QueryLibrary
 from support import REPO
 
 CATALOGUE = REPO / "cypher" / "README.md"

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from app.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES
-from app.graph.queries import QueryLibrary, schema_indexes, schema_statements, schema_text, schema_version
-from app.recall.arms import ARMS
+from donto.graph.client import FULLTEXT_INDEXES, VECTOR_INDEXES
+from donto.graph.queries import QueryLibrary, schema_indexes, schema_statements, schema_text, schema_version
+from donto.recall.arms import ARMS
 from support import REPO
 
 # GraphClient methods that take a query name, and recall's own reader of rows by id

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.auth.limits import FailureWindows, RecentlySeen, TokenBuckets, whole_seconds
+from donto.auth.limits import FailureWindows, RecentlySeen, TokenBuckets, whole_seconds
 
 
 class Clock:

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.graph.queries import QueryLibrary
-from app.recall.arms import ARMS, arm_params, merge_params
-from app.temporal.scope import TimeScope
+from donto.graph.queries import QueryLibrary
+from donto.recall.arms import ARMS, arm_params, merge_params
+from donto.temporal.scope import TimeScope
 
 pytestmark = pytest.mark.unit
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.recall.arms import MAX_CANDIDATES, widened
+from donto.recall.arms import MAX_CANDIDATES, widened
 
 pytestmark = pytest.mark.unit
 

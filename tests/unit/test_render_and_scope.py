@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.recall.fusion import Candidate
-from app.recall.render import Provenance, RecallItem, claim_item, estimate_tokens, trim_to_tokens, turn_item
-from app.temporal.scope import TimeScope
+from donto.recall.fusion import Candidate
+from donto.recall.render import Provenance, RecallItem, claim_item, estimate_tokens, trim_to_tokens, turn_item
+from donto.temporal.scope import TimeScope
 
 TURN = {
     "externalId": "D1:3",

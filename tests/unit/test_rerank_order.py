@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from app.recall.fusion import Candidate
-from app.recall.recipes import DEFAULT, route
-from app.recall.rerank import is_cross_encoder, reorder
+from donto.recall.fusion import Candidate
+from donto.recall.recipes import DEFAULT, route
+from donto.recall.rerank import is_cross_encoder, reorder
 
 
 def ids(ranking: list[Candidate]) -> list[str]:

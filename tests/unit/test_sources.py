@@ -8,7 +8,7 @@ import io
 import pytest
 from pypdf import PdfWriter
 
-from extraction.sources import UnreadableSource, read_source
+from donto.extraction.sources import UnreadableSource, read_source
 from support import PAGE, minimal_pdf
 
 

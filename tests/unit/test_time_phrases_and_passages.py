@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.episodes.passages import Span, split_passages
-from app.temporal.phrases import PassageDate, TimeMention, format_date_tag, resolve_time_expressions, summarize_dates
+from donto.episodes.passages import Span, split_passages
+from donto.temporal.phrases import PassageDate, TimeMention, format_date_tag, resolve_time_expressions, summarize_dates
 
 MON = datetime(2023, 5, 8, 13, 56)  # a Monday
 D = date

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from app.api import fairness
-from app.api.fairness import WorkspaceTurns
+from donto.api import fairness
+from donto.api.fairness import WorkspaceTurns
 
 
 class Light:

@@ -10,9 +10,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.analyst.guide import GUIDE_PATH, PERSPECTIVE_PATH, STYLE_PATH
-from app.analyst.service import static_text
-from app.api.deps import MemoryDep
+from donto.analyst.guide import GUIDE_PATH, PERSPECTIVE_PATH, STYLE_PATH
+from donto.analyst.service import static_text
+from donto.api.deps import MemoryDep
 
 router = APIRouter(tags=["analyst"])
 OPEN = {"Access-Control-Allow-Origin": "*", "Cache-Control": "no-cache"}

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Query
 
-from app.api.deps import MemoryDep, ScopeDep, WorkspaceDep
-from app.api.schemas.claims import (
+from donto.api.deps import MemoryDep, ScopeDep, WorkspaceDep
+from donto.api.schemas.claims import (
     ClaimOut,
     ClaimPage,
     ClaimsWriteIn,
@@ -16,8 +16,8 @@ from app.api.schemas.claims import (
     RetractOut,
     WriteOutcomeOut,
 )
-from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.temporal.instants import iso
+from donto.api.schemas.common import KEYED, WITH_BODY, errors
+from donto.temporal.instants import iso
 
 router = APIRouter(prefix="/v1/claims", tags=["claims"], responses=KEYED)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from app.api.deps import MemoryDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
+from donto.api.deps import MemoryDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY, errors
+from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"], responses=KEYED)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.api.deps import MemoryDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.api.schemas.episodes import EpisodeIn, EpisodeOut
-from app.memorize.service import MemorizeRequest
+from donto.api.deps import MemoryDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY, errors
+from donto.api.schemas.episodes import EpisodeIn, EpisodeOut
+from donto.memorize.service import MemorizeRequest
 
 router = APIRouter(prefix="/v1/episodes", tags=["episodes"], responses=KEYED)
 

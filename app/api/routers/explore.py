@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from app.api.deps import MemoryDep, ScopeDep, WorkspaceDep
-from app.api.schemas.common import KEYED, errors
-from app.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut, NeighbourhoodOut
-from app.explore.service import MAX_HOPS, MAX_NEIGHBOURHOOD_DEPTH
+from donto.api.deps import MemoryDep, ScopeDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, errors
+from donto.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut, NeighbourhoodOut
+from donto.explore.service import MAX_HOPS, MAX_NEIGHBOURHOOD_DEPTH
 
 router = APIRouter(tags=["explore"], responses=KEYED)
 

@@ -7,9 +7,9 @@ from dataclasses import asdict
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.api.deps import MemoryDep
-from app.api.schemas.health import HealthOut, IndexStateOut, ModelOut, ModelState
-from app.errors import BackendUnavailable
+from donto.api.deps import MemoryDep
+from donto.api.schemas.health import HealthOut, IndexStateOut, ModelOut, ModelState
+from donto.errors import BackendUnavailable
 
 router = APIRouter(tags=["health"])
 

@@ -6,13 +6,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
-from app.api.deps import MemoryDep, ScopeDep, WorkspaceDep, principal
-from app.api.routers.explore import EntityKey
-from app.api.schemas.claims import RetractIn, RetractOut
-from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.api.schemas.identity import IdentityOut, SameAsIn, SameAsOut
-from app.auth.keys import Principal
-from app.temporal.instants import iso
+from donto.api.deps import MemoryDep, ScopeDep, WorkspaceDep, principal
+from donto.api.routers.explore import EntityKey
+from donto.api.schemas.claims import RetractIn, RetractOut
+from donto.api.schemas.common import KEYED, WITH_BODY, errors
+from donto.api.schemas.identity import IdentityOut, SameAsIn, SameAsOut
+from donto.auth.keys import Principal
+from donto.temporal.instants import iso
 
 router = APIRouter(tags=["identity"], responses=KEYED)
 

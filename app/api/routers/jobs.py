@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import MemoryDep, WorkspaceDep
-from app.api.schemas.common import KEYED, errors
-from app.api.schemas.jobs import JobCancelOut, JobFactOut, JobFactsOut, JobOut, JobPageOut, JobRawOut, JobRawPassOut
-from app.jobs.store import MAX_FACTS_PAGE, MAX_PAGE
+from donto.api.deps import MemoryDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, errors
+from donto.api.schemas.jobs import JobCancelOut, JobFactOut, JobFactsOut, JobOut, JobPageOut, JobRawOut, JobRawPassOut
+from donto.jobs.store import MAX_FACTS_PAGE, MAX_PAGE
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"], responses=KEYED)
 

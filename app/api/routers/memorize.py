@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from app.api.deps import MemoryDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY
-from app.api.schemas.memorize import MemorizeBatchIn, MemorizeBatchOut, MemorizeIn, MemorizeOut
-from app.errors import InvalidInput
-from app.jobs.extraction import worker_id
+from donto.api.deps import MemoryDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY
+from donto.api.schemas.memorize import MemorizeBatchIn, MemorizeBatchOut, MemorizeIn, MemorizeOut
+from donto.errors import InvalidInput
+from donto.jobs.extraction import worker_id
 
 router = APIRouter(prefix="/v1/memorize", tags=["memorize"], responses=KEYED)
 

@@ -8,9 +8,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import MemoryDep, SessionDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.api.schemas.subjects import (
+from donto.api.deps import MemoryDep, SessionDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY, errors
+from donto.api.schemas.subjects import (
     AppendedOut,
     BringIn,
     BringOut,
@@ -33,9 +33,9 @@ from app.api.schemas.subjects import (
     SignalOut,
     StatsOut,
 )
-from app.errors import InvalidInput
-from app.subjects.attention import DISPOSABLE_NOTE, PROTOCOL_NOTE, SOUL_NOTE
-from app.temporal.instants import iso
+from donto.errors import InvalidInput
+from donto.subjects.attention import DISPOSABLE_NOTE, PROTOCOL_NOTE, SOUL_NOTE
+from donto.temporal.instants import iso
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=KEYED)
 

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
 
-from app.api.deps import MemoryDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.api.schemas.predicates import PredicateIn, PredicateOut
+from donto.api.deps import MemoryDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY, errors
+from donto.api.schemas.predicates import PredicateIn, PredicateOut
 
 router = APIRouter(prefix="/v1/predicates", tags=["predicates"], responses=KEYED)
 

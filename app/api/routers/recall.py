@@ -5,10 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import MemoryDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY
-from app.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
-from app.recall.service import RecallRequest
+from donto.api.deps import MemoryDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY
+from donto.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
+from donto.recall.service import RecallRequest
 
 router = APIRouter(prefix="/v1/recall", tags=["recall"], responses=KEYED)
 

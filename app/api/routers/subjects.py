@@ -7,9 +7,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from app.api.deps import MemoryDep, SessionDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.api.schemas.subjects import (
+from donto.api.deps import MemoryDep, SessionDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY, errors
+from donto.api.schemas.subjects import (
     AppendedListOut,
     AppendedOut,
     AroundIn,

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path
 
-from app.api.deps import MemoryDep, SessionDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY, Id, errors
-from app.api.schemas.subjects import (
+from donto.api.deps import MemoryDep, SessionDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY, Id, errors
+from donto.api.schemas.subjects import (
     HistoryOut,
     UnderstandingIn,
     UnderstandingListOut,

@@ -6,11 +6,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import MemoryDep, ScopeDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY, errors
-from app.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
-from app.errors import InvalidInput, NotFound
-from app.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH
+from donto.api.deps import MemoryDep, ScopeDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY, errors
+from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
+from donto.errors import InvalidInput, NotFound
+from donto.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH
 
 router = APIRouter(prefix="/v1/claims", tags=["premise walk"], responses=KEYED)
 

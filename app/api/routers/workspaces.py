@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.api.deps import MemoryDep, WorkspaceDep
-from app.api.schemas.common import KEYED, WITH_BODY
-from app.api.schemas.workspaces import WorkspaceSettingsIn, WorkspaceSettingsOut
-from app.temporal.instants import iso
-from app.workspaces.service import WorkspaceSettings
+from donto.api.deps import MemoryDep, WorkspaceDep
+from donto.api.schemas.common import KEYED, WITH_BODY
+from donto.api.schemas.workspaces import WorkspaceSettingsIn, WorkspaceSettingsOut
+from donto.temporal.instants import iso
+from donto.workspaces.service import WorkspaceSettings
 
 router = APIRouter(prefix="/v1/workspace", tags=["workspace"], responses=KEYED)
 

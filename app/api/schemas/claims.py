@@ -7,10 +7,10 @@ from typing import Literal as TypingLiteral
 
 from pydantic import BaseModel, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
-from app.api.schemas.common import Id, Instant, Key, Strict
-from app.claims.models import DATATYPES, Claim, Evidence, Literal, NewClaim
-from app.claims.service import ClaimListing
-from app.temporal.instants import iso
+from donto.api.schemas.common import Id, Instant, Key, Strict
+from donto.claims.models import DATATYPES, Claim, Evidence, Literal, NewClaim
+from donto.claims.service import ClaimListing
+from donto.temporal.instants import iso
 
 MAX_LINKS = 1000
 MAX_LITERAL_BYTES = 4096  # literals are indexed; Neo4j's range index keys stop near 8 kB

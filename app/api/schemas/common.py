@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema
 
-from app.temporal.instants import parse_instant
-from app.temporal.scope import TimeScope
+from donto.temporal.instants import parse_instant
+from donto.temporal.scope import TimeScope
 
 
 def _instant(value: Any) -> datetime:

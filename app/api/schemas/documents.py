@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from app.api.schemas.common import Instant, Key, Strict
-from app.documents.service import DocumentRevision, DocumentView
-from app.temporal.instants import iso
+from donto.api.schemas.common import Instant, Key, Strict
+from donto.documents.service import DocumentRevision, DocumentView
+from donto.temporal.instants import iso
 
 
 class DocumentIn(Strict):

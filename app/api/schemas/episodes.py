@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
-from app.api.schemas.common import Instant, Key, Strict
-from app.episodes.service import EpisodeResult, NewTurn
-from app.temporal.instants import iso
+from donto.api.schemas.common import Instant, Key, Strict
+from donto.episodes.service import EpisodeResult, NewTurn
+from donto.temporal.instants import iso
 
 
 class SessionIn(Strict):

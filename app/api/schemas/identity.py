@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from app.api.schemas.common import Key, Strict
-from app.identity.service import Identity, SameAsLink
-from app.temporal.instants import iso
+from donto.api.schemas.common import Key, Strict
+from donto.identity.service import Identity, SameAsLink
+from donto.temporal.instants import iso
 
 
 class SameAsIn(Strict):

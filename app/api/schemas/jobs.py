@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.jobs.store import JobView
-from app.temporal.instants import iso
+from donto.jobs.store import JobView
+from donto.temporal.instants import iso
 
 State = Literal["queued", "running", "succeeded", "failed", "cancelled"]
 

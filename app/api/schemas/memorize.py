@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from app.api.schemas.common import Id, Instant, Strict
-from app.memorize.service import MemorizeOutcome, MemorizeRequest
-from extraction.engine import MAX_PASSES, MODE_SYNONYMS, Mode, ModeName
+from donto.api.schemas.common import Id, Instant, Strict
+from donto.extraction.engine import MAX_PASSES, MODE_SYNONYMS, Mode, ModeName
+from donto.memorize.service import MemorizeOutcome, MemorizeRequest
 
 MAX_BATCH_ITEMS = 100
 

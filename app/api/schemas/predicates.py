@@ -7,9 +7,9 @@ from typing import Literal as TypingLiteral
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas.common import Key, Strict
-from app.predicates.service import Predicate
-from app.temporal.instants import iso
+from donto.api.schemas.common import Key, Strict
+from donto.predicates.service import Predicate
+from donto.temporal.instants import iso
 
 
 class PredicateIn(Strict):

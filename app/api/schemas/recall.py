@@ -7,8 +7,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from app.api.schemas.common import ScopedIn
-from app.recall.render import RecallItem
+from donto.api.schemas.common import ScopedIn
+from donto.recall.render import RecallItem
 
 
 class RecallIn(ScopedIn):

@@ -7,9 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from app.api.schemas.common import Id, Instant, Key, Strict
-from app.subjects.attention import Brought, Item, Orientation, Report, Signal, Stats, SubjectRecall
-from app.subjects.models import (
+from donto.api.schemas.common import Id, Instant, Key, Strict
+from donto.subjects.attention import Brought, Item, Orientation, Report, Signal, Stats, SubjectRecall
+from donto.subjects.models import (
     OBSERVATION_KINDS,
     UNDERSTANDING_KINDS,
     Appended,
@@ -23,8 +23,8 @@ from app.subjects.models import (
     SubjectDetail,
     Understanding,
 )
-from app.subjects.service import ObservationDraft
-from app.temporal.instants import iso
+from donto.subjects.service import ObservationDraft
+from donto.temporal.instants import iso
 
 MAX_SUBJECTS = 100  # per observation, understanding or intersection
 MAX_BATCH = 100  # observations per append

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.schemas.common import Id, ScopedIn
-from app.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH, MAX_IDS
+from donto.api.schemas.common import Id, ScopedIn
+from donto.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH, MAX_IDS
 
 
 class StatusIn(ScopedIn):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas.common import Strict
+from donto.api.schemas.common import Strict
 
 
 class WorkspaceSettingsIn(Strict):
