@@ -47,7 +47,7 @@ from donto.recall.service import RecallRequest
 from donto.settings import APP_VERSION
 from donto.temporal.instants import iso
 from donto.temporal.scope import TimeScope
-from donto.walk.service import MAX_IDS
+from donto.walk.limits import MAX_IDS
 
 INSTRUCTIONS = """\
 donto is a long-term memory. Keep what you hear with add_turns and the facts you learn with

@@ -11,12 +11,10 @@ from typing import Any
 from donto.errors import InvalidInput
 from donto.graph.client import GraphClient
 from donto.temporal.scope import TimeScope
+from donto.walk.limits import DEFAULT_FAN_OUT, MAX_DEPTH, MAX_IDS
 
 UNVERIFIED = "UNVERIFIED"
 POTENTIALLY_STALE = "POTENTIALLY_STALE"
-MAX_DEPTH = 32  # the bound written into the query's quantifier
-DEFAULT_FAN_OUT = 64
-MAX_IDS = 1000  # claims in one status call
 
 
 @dataclass(frozen=True)

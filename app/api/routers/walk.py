@@ -10,7 +10,7 @@ from donto.api.deps import MemoryDep, ScopeDep, WorkspaceDep
 from donto.api.schemas.common import KEYED, WITH_BODY, errors
 from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from donto.errors import InvalidInput, NotFound
-from donto.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH
+from donto.walk.limits import DEFAULT_FAN_OUT, MAX_DEPTH
 
 router = APIRouter(prefix="/v1/claims", tags=["premise walk"], responses=KEYED)
 

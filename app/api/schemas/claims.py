@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from typing import Literal as TypingLiteral
 
 from pydantic import BaseModel, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from donto.api.schemas.common import Id, Instant, Key, Strict
 from donto.claims.models import DATATYPES, Claim, Evidence, Literal, NewClaim
-from donto.claims.service import ClaimListing
 from donto.temporal.instants import iso
+
+if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
+    from donto.claims.service import ClaimListing
 
 MAX_LINKS = 1000
 MAX_LITERAL_BYTES = 4096  # literals are indexed; Neo4j's range index keys stop near 8 kB

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
 from donto.api.schemas.common import Instant, Key, Strict
-from donto.episodes.service import EpisodeResult, NewTurn
 from donto.temporal.instants import iso
+
+if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
+    from donto.episodes.service import EpisodeResult, NewTurn
 
 
 class SessionIn(Strict):
@@ -51,6 +53,8 @@ class EpisodeIn(Strict):
         return turns
 
     def new_turns(self) -> list[NewTurn]:
+        from donto.episodes.service import NewTurn  # here, not at the top: only the server converts
+
         return [NewTurn(t.external_id, t.speaker, t.text, t.occurred_at) for t in self.turns]
 
 

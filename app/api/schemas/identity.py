@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from donto.api.schemas.common import Key, Strict
-from donto.identity.service import Identity, SameAsLink
 from donto.temporal.instants import iso
+
+if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
+    from donto.identity.service import Identity, SameAsLink
 
 
 class SameAsIn(Strict):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from donto.jobs.store import JobView
 from donto.temporal.instants import iso
+
+if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
+    from donto.jobs.store import JobView
 
 State = Literal["queued", "running", "succeeded", "failed", "cancelled"]
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from donto.api.schemas.common import Id, Instant, Strict
 from donto.extraction.engine import MAX_PASSES, MODE_SYNONYMS, Mode, ModeName
-from donto.memorize.service import MemorizeOutcome, MemorizeRequest
+
+if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
+    from donto.memorize.service import MemorizeOutcome, MemorizeRequest
 
 MAX_BATCH_ITEMS = 100
 
@@ -38,6 +40,8 @@ class MemorizeIn(Strict):
     run_async: bool = Field(default=True, alias="async", description="false: run now and answer with the result")
 
     def to_request(self) -> MemorizeRequest:
+        from donto.memorize.service import MemorizeRequest  # here, not at the top: only the server converts
+
         return MemorizeRequest(
             text=self.text,
             document_id=self.document_id,

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from typing import Literal as TypingLiteral
 
 from pydantic import BaseModel, Field
 
 from donto.api.schemas.common import Key, Strict
-from donto.predicates.service import Predicate
 from donto.temporal.instants import iso
+
+if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
+    from donto.predicates.service import Predicate
 
 
 class PredicateIn(Strict):

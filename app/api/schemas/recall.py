@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from donto.api.schemas.common import ScopedIn
-from donto.recall.render import RecallItem
+
+if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
+    from donto.recall.render import RecallItem
 
 
 class RecallIn(ScopedIn):

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from donto.api.schemas.common import Id, Instant, Key, Strict
-from donto.subjects.attention import Brought, Item, Orientation, Report, Signal, Stats, SubjectRecall
 from donto.subjects.models import (
     OBSERVATION_KINDS,
     UNDERSTANDING_KINDS,
@@ -23,8 +22,11 @@ from donto.subjects.models import (
     SubjectDetail,
     Understanding,
 )
-from donto.subjects.service import ObservationDraft
 from donto.temporal.instants import iso
+
+if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
+    from donto.subjects.attention import Brought, Item, Orientation, Report, Signal, Stats, SubjectRecall
+    from donto.subjects.service import ObservationDraft
 
 MAX_SUBJECTS = 100  # per observation, understanding or intersection
 MAX_BATCH = 100  # observations per append
@@ -137,6 +139,8 @@ class ObservationIn(Strict):
     model_tier: Annotated[str, StringConstraints(max_length=64)] | None = None
 
     def to_draft(self) -> ObservationDraft:
+        from donto.subjects.service import ObservationDraft  # here, not at the top: only the server converts
+
         return ObservationDraft(
             self.text,
             list(self.subjects),

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from donto.api.schemas.common import Id, ScopedIn
-from donto.walk.service import DEFAULT_FAN_OUT, MAX_DEPTH, MAX_IDS
+from donto.walk.limits import DEFAULT_FAN_OUT, MAX_DEPTH, MAX_IDS
 
 
 class StatusIn(ScopedIn):

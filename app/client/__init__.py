@@ -1,0 +1,34 @@
+"""donto's Python client: donto.Client (blocking) and donto.AsyncClient (asyncio), on httpx.
+
+Needs only httpx and pydantic: `pip install donto-memory` installs the client; the server's
+dependencies come with `pip install "donto-memory[server]"`."""
+
+from donto.client._async import AsyncClient
+from donto.client._sync import Client
+from donto.client.errors import (
+    ConflictError,
+    ConnectionFailed,
+    DontoAPIError,
+    Forbidden,
+    InvalidRequest,
+    NotFoundError,
+    ServerError,
+    ServiceUnavailable,
+    TooManyRequests,
+    Unauthorized,
+)
+
+__all__ = [
+    "AsyncClient",
+    "Client",
+    "ConflictError",
+    "ConnectionFailed",
+    "DontoAPIError",
+    "Forbidden",
+    "InvalidRequest",
+    "NotFoundError",
+    "ServerError",
+    "ServiceUnavailable",
+    "TooManyRequests",
+    "Unauthorized",
+]
