@@ -1,5 +1,23 @@
-"""`python -m donto`: the same command line as `donto`."""
+"""`donto` and `python -m donto`: the command line, or, in an install with the client only, what
+to install for the server."""
 
-from donto.cli import main
+from __future__ import annotations
 
-raise SystemExit(main())
+import sys
+
+
+def main() -> int:
+    try:
+        from donto.cli import main as cli
+    except ModuleNotFoundError as missing:
+        print(
+            f"donto: this install has the Python client only ({missing.name} is missing); "
+            'the server and its command line need: pip install "donto-memory[server]"',
+            file=sys.stderr,
+        )
+        return 2
+    return cli()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

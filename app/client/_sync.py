@@ -106,12 +106,13 @@ def find_key() -> str | None:
 
 def body_of(model: type[In], body: In | None, fields: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON to send: the model given, or the fields checked against the model as the server
-    checks them (JSON in, strict), with the fields left out that the caller did not set."""
+    checks them (JSON in, strict), with the fields left out that the caller did not set. A field may
+    go by its Python name where the API's is a keyword (`run_async=` for `async`)."""
     if body is not None and fields:
         raise TypeError(f"pass a {model.__name__} or its fields as keywords, not both")
     if body is None:
         try:
-            body = model.model_validate_json(to_json(dict(fields)))
+            body = model.model_validate_json(to_json(dict(fields)), by_alias=True, by_name=True)
         except ValidationError as exc:
             raise from_validation(exc) from None
     return body.model_dump(mode="json", by_alias=True, exclude_unset=True)

@@ -1,0 +1,116 @@
+"""donto.Client and donto.AsyncClient against the real server (uvicorn on a loopback port, the
+suite's Neo4j): an agent developer's session, as-of reads, the walk, recall of a document, paging,
+agent memory and the errors donto answers with, all through the typed client."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+import donto
+from donto.api.schemas.recall import RecallIn
+from support import ADMIN_KEY, served_api
+
+
+@pytest.fixture(scope="module")
+def url(settings) -> Iterator[str]:
+    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
+    with served_api(served) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def memory(url) -> Iterator[donto.Client]:
+    with donto.Client(url, api_key=ADMIN_KEY, workspace=f"client-{uuid.uuid4().hex[:10]}", session="s1") as client:
+        yield client
+
+
+def claim(subject: str, predicate: str, entity: str, **more: object) -> dict[str, object]:
+    return {"subject": subject, "predicate": predicate, "object": {"entity": entity}, **more}
+
+
+def test_claims_written_read_back_as_of_both_axes_and_walked(memory):
+    assert memory.health().status == "ok"
+    memory.declare_predicate("lives_in", cardinality="one")
+    first = memory.write_claims(claims=[claim("ann", "lives_in", "lisbon", valid_from="2019-06-01")])
+    [lisbon] = first.claims
+    [commute] = memory.write_claims(
+        claims=[claim("ann", "commutes_by", "metro", valid_from="2019-06-01", derived_from=[lisbon.id])]
+    ).claims
+    assert memory.claim_status(commute.id).status == "UNVERIFIED"
+    memory.write_claims(claims=[claim("ann", "lives_in", "porto", valid_from="2024-09-01")])
+
+    assert memory.claim_status(commute.id).status == "POTENTIALLY_STALE"
+    in_2020 = memory.list_claims(subject="ann", predicate="lives_in", valid_at="2020-01-01T00:00:00Z")
+    assert [c.object for c in in_2020.claims] == [{"entity": "lisbon"}]
+    before_the_move = memory.list_claims(subject="ann", predicate="lives_in", known_at=first.recorded_at)
+    assert [c.object for c in before_the_move.claims] == [{"entity": "lisbon"}]
+    assert [p.name for p in memory.list_predicates()] == ["lives_in"]
+
+
+def test_iter_claims_follows_the_cursor_through_every_page(memory):
+    memory.write_claims(claims=[claim(f"person-{i:02d}", "likes", "tea") for i in range(23)])
+    pages = memory.list_claims(predicate="likes", limit=10)
+    assert len(pages.claims) == 10 and pages.next_cursor
+    subjects = [c.subject for c in memory.iter_claims(predicate="likes", page_size=10)]
+    assert sorted(subjects) == [f"person-{i:02d}" for i in range(23)]
+
+
+def test_a_document_is_recalled_at_its_offsets_and_its_text_reads_back(memory):
+    text = "Minutes of the board.\nThe Porto office opens in March 2025, led by Rui Costa.\nNothing else."
+    document = memory.register_document(text=text, title="Board minutes", occurred_at="2024-11-20T10:00:00Z")
+    assert memory.get_document(document.id).title == "Board minutes"
+    assert memory.get_document_text(document.id) == text
+
+    bundle = memory.recall(RecallIn(query="When does the Porto office open?", k=5, include_provenance=True))
+    passage = next(item for item in bundle.items if item.provenance and item.provenance.document_id == document.id)
+    assert passage.provenance is not None
+    start, end = passage.provenance.start, passage.provenance.end
+    assert text[start:end] == "The Porto office opens in March 2025, led by Rui Costa."
+
+
+def test_memorize_without_an_llm_keeps_the_text_and_says_so(memory):
+    out = memory.memorize(text="Ada joined Initech in 2021.", title="note", run_async=False)
+    assert out.extraction == "not_configured" and out.source_kind == "document"
+    assert memory.list_jobs().jobs == []
+
+
+def test_an_agent_session_remembers_and_brings_to_mind(memory):
+    memory.create_subject(name="Ada Lovelace", summary="mathematician")
+    memory.remember(text="Ada prefers tea to coffee in the mornings.", subjects=["Ada Lovelace"])
+    assert memory.get_subject("Ada Lovelace").observations
+    assert memory.orient().session
+    found = memory.search(query="what does Ada drink in the morning?", mode="text")
+    assert any("tea" in str(result) for result in found.results)
+    names = [s.name for s in memory.iter_subjects(page_size=1)]
+    assert names == ["Ada Lovelace"]
+
+
+def test_donto_s_refusals_arrive_as_typed_exceptions_with_its_error_body(memory, url):
+    with pytest.raises(donto.NotFoundError) as missing:
+        memory.get_claim("0190f000-0000-7000-8000-000000000000")
+    assert missing.value.status == 404 and missing.value.code == "not_found"
+
+    unknown_premise = "0190f000-0000-7000-8000-000000000001"
+    with pytest.raises(donto.InvalidRequest) as refused:  # valid as a model; refused by the service
+        memory.write_claims(claims=[claim("bob", "manages", "team", derived_from=[unknown_premise])])
+    assert (refused.value.status, refused.value.field) == (422, "claims[0].derived_from[0]")
+
+    with donto.Client(url, api_key="not-a-key") as stranger, pytest.raises(donto.Unauthorized) as unknown:
+        stranger.list_predicates()
+    assert unknown.value.status == 401
+
+
+def test_the_async_client_does_the_same_over_asyncio(url):
+    async def session() -> tuple[int, list[str]]:
+        workspace = f"client-async-{uuid.uuid4().hex[:10]}"
+        async with donto.AsyncClient(url, api_key=ADMIN_KEY, workspace=workspace) as memory:
+            await memory.write_claims(claims=[claim(f"p{i}", "knows", "q") for i in range(5)])
+            statuses = await asyncio.gather(*(memory.list_claims(subject=f"p{i}") for i in range(5)))
+            subjects = [c.subject async for c in memory.iter_claims(predicate="knows", page_size=2)]
+            return sum(len(s.claims) for s in statuses), sorted(subjects)
+
+    assert asyncio.run(session()) == (5, ["p0", "p1", "p2", "p3", "p4"])
