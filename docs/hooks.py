@@ -4,9 +4,11 @@
   (making the app needs no database: the Memory is made in its lifespan, which a build never starts);
   the schema itself is published beside it as openapi.json.
 - reference/cli.md: `donto --help` and every command's help, from the parser in `app/cli.py`.
+- reference/python-client.md: every method of donto.Client with the REST operation it calls and the
+  first line of its docstring, read from the class itself.
 
 A page marks where the generated text goes with an HTML comment (`<!-- donto-openapi -->`,
-`<!-- donto-cli-help -->`); anything that fails here fails the build.
+`<!-- donto-cli-help -->`, `<!-- donto-client-methods -->`); anything that fails here fails the build.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ def on_page_markdown(markdown, page, config, files):
         markdown = markdown.replace("<!-- donto-openapi -->", openapi_markdown(openapi()))
     if "<!-- donto-cli-help -->" in markdown:
         markdown = markdown.replace("<!-- donto-cli-help -->", cli_markdown())
+    if "<!-- donto-client-methods -->" in markdown:
+        markdown = markdown.replace("<!-- donto-client-methods -->", client_markdown())
     return markdown
 
 
@@ -136,3 +140,32 @@ def cli_markdown() -> str:
             for action in actions.group(1).split(","):
                 out += [f"#### `donto {command} {action}`", "", "```text", help_of([command, action]), "```", ""]
     return "\n".join(out)
+
+
+SEGMENT = re.compile(r"\{segment\((\w+)\)\}")  # f"/v1/claims/{segment(claim_id)}" -> /v1/claims/{claim_id}
+PATH_PARAMETER = r"{\1}"
+
+
+def client_markdown() -> str:
+    import inspect
+
+    from donto.client import Client
+
+    rows = ["| method | calls | what it does |", "|---|---|---|"]
+    for name, method in vars(Client).items():
+        if name.startswith("_") or not inspect.isfunction(method) or name in ("request", "close"):
+            continue
+        source = inspect.getsource(method)
+        calls = re.findall(r'"(GET|POST|PUT|PATCH|DELETE)",\s*f?"([^"]+)"', source)
+        via = re.findall(r"self\.(\w+)\(", source)
+        if calls:
+            where = "<br>".join(f"`{verb} {SEGMENT.sub(PATH_PARAMETER, path)}`" for verb, path in calls)
+        else:
+            where = "<br>".join(f"pages with `{v}`" for v in via if v in vars(Client) and v != "_call") or "—"
+        signature = str(inspect.signature(method)).replace("(self, ", "(").replace("(self)", "()")
+        signature = re.sub(r" -> .*$", "", signature).replace("'", "")
+        doc = " ".join((inspect.getdoc(method) or "").split("\n\n")[0].split())
+        rows.append(f"| `{name}{cell(signature)}` | {where} | {cell(doc)} |")
+    if len(rows) < 40:
+        raise RuntimeError("donto.Client has fewer methods than the API has verbs")
+    return "\n".join(rows)

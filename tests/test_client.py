@@ -5,6 +5,10 @@ agent memory and the errors donto answers with, all through the typed client."""
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 
@@ -12,7 +16,7 @@ import pytest
 
 import donto
 from donto.api.schemas.recall import RecallIn
-from support import ADMIN_KEY, served_api
+from support import ADMIN_KEY, REPO, served_api
 
 
 @pytest.fixture(scope="module")
@@ -114,3 +118,16 @@ def test_the_async_client_does_the_same_over_asyncio(url):
             return sum(len(s.claims) for s in statuses), sorted(subjects)
 
     assert asyncio.run(session()) == (5, ["p0", "p1", "p2", "p3", "p4"])
+
+
+def test_the_readme_python_example_runs_as_written(url, tmp_path):
+    readme = (REPO / "README.md").read_text()
+    [example] = re.findall(r"## From Python\n.*?```python\n(.*?)```", readme, re.DOTALL)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DONTO_")}
+    env |= {"DONTO_URL": url, "DONTO_API_KEY": ADMIN_KEY}
+    run = subprocess.run(
+        [sys.executable, "-c", example], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert "(current)" in run.stdout and "(superseded)" in run.stdout, run.stdout
+    assert run.stdout.rstrip().endswith("{'entity': 'initech'}"), run.stdout

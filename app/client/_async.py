@@ -248,6 +248,7 @@ class AsyncClient:
         return await self._call(ClaimsWriteOut, "POST", "/v1/claims", json=body_of(ClaimsWriteIn, body, fields))
 
     async def get_claim(self, claim_id: str) -> ClaimOut:
+        """One claim with both intervals, its evidence and every edge to and from it."""
         return await self._call(ClaimOut, "GET", f"/v1/claims/{segment(claim_id)}")
 
     async def list_claims(
@@ -335,11 +336,12 @@ class AsyncClient:
     # -- predicates ------------------------------------------------------------------------------
 
     async def declare_predicate(self, name: str, body: PredicateIn | None = None, /, **fields: Any) -> PredicateOut:
-        """Declare (or re-declare) a predicate: single-valued, its aliases, its description."""
+        """Declare a predicate: `cardinality="one"` (a new value supersedes the old) or `"many"`, and its aliases."""
         json = body_of(PredicateIn, body, fields)
         return await self._call(PredicateOut, "PUT", f"/v1/predicates/{segment(name)}", json=json)
 
     async def list_predicates(self) -> list[PredicateOut]:
+        """Every predicate in use or declared, with its cardinality, aliases and proposed aliases."""
         response = await self.request("GET", "/v1/predicates")
         return TypeAdapter(list[PredicateOut]).validate_python(response.json())
 
@@ -427,6 +429,7 @@ class AsyncClient:
                 return
 
     async def get_job(self, job_id: str) -> JobOut:
+        """A job's state, its passes and what it found (claims created and found again, tokens, time)."""
         return await self._call(JobOut, "GET", f"/v1/jobs/{segment(job_id)}")
 
     async def wait_for_job(self, job_id: str, *, timeout_s: float = 600.0, poll_s: float = 1.0) -> JobOut:
@@ -458,6 +461,7 @@ class AsyncClient:
                 return
 
     async def cancel_job(self, job_id: str) -> JobCancelOut:
+        """Cancel a queued job now, a running one after its current pass."""
         return await self._call(JobCancelOut, "POST", f"/v1/jobs/{segment(job_id)}/cancel")
 
     # -- the workspace and identity --------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Writes _sync.py (donto.Client) from _async.py (donto.AsyncClient), so the two never drift:
-`python -m donto.client._unasync`. tests/unit/test_client.py fails when the committed file differs."""
+`python -m donto.client._unasync`. tests/unit/test_client_offline.py fails when the committed file differs."""
 
 from __future__ import annotations
 
