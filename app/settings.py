@@ -235,6 +235,8 @@ class LLMSettings(BaseSettings):
     structured_output: Literal["auto", "never"] = "auto"
     job_attempts: int = 3  # a job whose worker failed or died is run this many times at most
     lease_s: float = 120.0  # a running job's lease; its worker renews it, a dead worker's lapses
+    concurrency: int = Field(default=4, ge=1)  # requests in flight to the endpoint, the whole process together
+    jobs: int = Field(default=1, ge=1)  # extraction jobs a process's workers run at once (`donto worker --jobs`)
 
     @property
     def configured(self) -> bool:

@@ -69,6 +69,19 @@ def main(argv: list[str] | None = None) -> int:
     extract.add_argument("--mode", choices=["all", "single", "exhaustive", "deep"], default="all")
     extract.add_argument("--passes", type=int, default=3)
 
+    throughput = kinds.add_parser(
+        "throughput", help="extraction facts/s with chunks and jobs at once, against a delayed local endpoint"
+    )
+    throughput.add_argument("--docs", type=at_least_one, default=4, help="documents queued each round")
+    throughput.add_argument("--chunks", type=at_least_one, default=4, help="chunks in each document")
+    throughput.add_argument("--delay", type=float, default=0.5, help="seconds the endpoint takes a reply")
+    throughput.add_argument("--mode", choices=["single", "exhaustive", "deep"], default="single")
+    throughput.add_argument("--passes", type=int, default=3)
+    throughput.add_argument("--rounds", type=at_least_one, default=3)
+    throughput.add_argument(
+        "--configs", default="1x1,4x2", help="concurrency x jobs, comma-separated; the first is the baseline"
+    )
+
     episodes = kinds.add_parser("episodes", help="episode ingest turns/s beside the model's raw encode of the turns")
     episodes.add_argument("--data", required=True, help="a LoCoMo JSON file (a list of conversations)")
     episodes.add_argument("--conversations", type=int, default=None, help="only the first N")

@@ -4,10 +4,14 @@ Modes (seed 001):
 - single: one maximal pass per chunk.
 - exhaustive: the five apertures (surface, linguistic, presupposition, inferential, conceivable),
   side by side on each chunk.
-- deep: up to `passes` sequential passes per chunk, each shown a capped block of the facts found
-  so far and asked only for what is missing; it stops early after `dry_streak` passes that add
-  nothing (seed 001 never stopped on its own and paid for it).
+- deep: up to `passes` sequential passes per chunk, each shown a capped block of the facts that
+  chunk's earlier passes found and asked only for what is missing; it stops early after
+  `dry_streak` passes that add nothing to them (seed 001 never stopped on its own and paid for it).
 `lenses` add focused passes after the mode's own ("kinship", "dates and places", ...).
+
+Chunks are extracted concurrently (`Extractor.concurrency` at once, requests in flight bounded by
+the client's RequestLimit), each on its own, and merged in chunk order: the result is the same at
+any concurrency.
 
 Every pass is salvaged (facts.parse_reply), and a pass with no usable fact is asked again up to
 `empty_retries` times (seed 001 lost a whole pass to one prose reply; seed 003 lost chunks to one
@@ -17,6 +21,7 @@ report says so and the other passes go on. The engine knows nothing of Neo4j or 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -122,10 +127,16 @@ class ExtractionResult:
 class _Pass:
     label: str
     focus: str | None
-    shows_known: bool
+    shows_known: bool  # shown the facts its chunk's earlier passes found
+    side_by_side: bool = False  # asked at once with the rest of its plan (exhaustive's apertures)
 
 
 class Extractor:
+    """`concurrency`: how many chunks are extracted at once (default: the client's request limit).
+    Requests in flight stay within the client's RequestLimit whatever this is (exhaustive mode asks
+    each chunk's apertures side by side too), and the result does not depend on it: every chunk is
+    extracted on its own and the chunks' findings are merged in chunk order."""
+
     def __init__(
         self,
         client: ChatClient,
@@ -135,6 +146,7 @@ class Extractor:
         known_chars: int = 12_000,
         dry_streak: int = 2,
         parallel: int = len(APERTURES),
+        concurrency: int | None = None,
     ):
         self.client = client
         self.chunk_chars = chunk_chars
@@ -142,6 +154,7 @@ class Extractor:
         self.known_chars = known_chars
         self.dry_streak = dry_streak
         self.parallel = parallel
+        self.concurrency = max(1, concurrency if concurrency is not None else client.limit.size)
 
     def extract(
         self,
@@ -153,32 +166,136 @@ class Extractor:
         context: str | None = None,
         on_pass: Callable[[PassReport], None] | None = None,
     ) -> ExtractionResult:
+        """The facts of every chunk, merged in chunk order (the first found wins a duplicate).
+        `on_pass` is called on this thread, in that order, as each pass is merged; what it raises
+        stops the extraction (the chunks under way finish their current pass and are dropped)."""
         if mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}")
         if not 1 <= passes <= MAX_PASSES:
             raise ValueError(f"passes is between 1 and {MAX_PASSES}")
+        plans: list[tuple[list[_Pass], int | None]] = []
+        if mode == "single":
+            plans.append(([_Pass("single", None, False)], None))
+        elif mode == "exhaustive":
+            plans.append(([_Pass(name, focus, False, True) for name, focus in APERTURES.items()], None))
+        else:
+            plans.append(([_Pass(f"pass_{i}", None, i > 1) for i in range(1, passes + 1)], self.dry_streak))
+        if lenses:
+            plans.append(([_Pass(f"lens:{lens}", f"Focus only on: {lens}.", True) for lens in lenses], None))
         run = _Run(self, text, context, on_pass)
-        for number, piece in enumerate(chunk(text, self.chunk_chars)):
-            if mode == "single":
-                run.sequential(number, piece, [_Pass("single", None, False)])
-            elif mode == "exhaustive":
-                run.side_by_side(number, piece, [_Pass(name, focus, False) for name, focus in APERTURES.items()])
-            else:
-                run.sequential(
-                    number,
-                    piece,
-                    [_Pass(f"pass_{i}", None, i > 1) for i in range(1, passes + 1)],
-                    stop_after_dry=self.dry_streak,
-                )
-            if lenses:
-                run.sequential(
-                    number, piece, [_Pass(f"lens:{lens}", f"Focus only on: {lens}.", True) for lens in lenses]
-                )
+        pieces = chunk(text, self.chunk_chars)
+        halted = threading.Event()
+        with ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(pieces)))) as pool:
+            futures = [pool.submit(_chunk_steps, self, context, n, p, plans, halted) for n, p in enumerate(pieces)]
+            try:
+                for number, (piece, future) in enumerate(zip(pieces, futures)):
+                    run.merge_chunk(number, piece, future.result())
+            except BaseException:
+                halted.set()
+                for future in futures:
+                    future.cancel()
+                raise
         return ExtractionResult(mode, run.facts, run.reports, run.stated)
 
 
+@dataclass
+class _Step:
+    """One pass over one chunk, asked and answered, not yet merged into the extraction."""
+
+    report: PassReport
+    found: list[Fact]
+    shown: int  # the pass was shown the chunk's first `shown` facts as k1..k<shown>
+
+
+def _chunk_steps(
+    engine: Extractor,
+    context: str | None,
+    number: int,
+    piece: Chunk,
+    plans: list[tuple[list[_Pass], int | None]],
+    halted: threading.Event,
+) -> list[_Step]:
+    """Every pass of one chunk, on its own: what a later pass (deep mode's, a lens's) is shown as
+    known is what this chunk's earlier passes found, and a pass is dry when it adds nothing to them.
+    So a chunk's passes do not wait on, or depend on the timing of, the other chunks'; a fact a later
+    chunk states again is a collision when the chunks are merged."""
+    steps: list[_Step] = []
+    facts: list[Fact] = []  # this chunk's facts so far, first found first
+    keys: set[str] = set()
+
+    def keep(found: list[Fact]) -> int:
+        new = 0
+        for fact in found:
+            if fact.content_key not in keys:
+                keys.add(fact.content_key)
+                facts.append(fact)
+                new += 1
+        return new
+
+    for plan, stop_after_dry in plans:
+        if halted.is_set():
+            break
+        if plan[0].side_by_side:
+            with ThreadPoolExecutor(max_workers=max(1, min(engine.parallel, len(plan)))) as pool:
+                answers = list(pool.map(lambda step: _ask(engine, context, number, piece, step, None), plan))
+            for report, found in answers:  # in plan order, so the first aperture wins a duplicate
+                keep(found)
+                steps.append(_Step(report, found, 0))
+            continue
+        dry = 0
+        for step in plan:
+            if halted.is_set():
+                break
+            known = (known_facts_block(facts, engine.known_chars) or None) if step.shows_known else None
+            shown = len(facts) if known else 0
+            report, found = _ask(engine, context, number, piece, step, known)
+            steps.append(_Step(report, found, shown))
+            dry = dry + 1 if keep(found) == 0 else 0
+            if stop_after_dry and dry >= stop_after_dry:
+                break
+    return steps
+
+
+def _ask(
+    engine: Extractor, context: str | None, number: int, piece: Chunk, step: _Pass, known: str | None
+) -> tuple[PassReport, list[Fact]]:
+    client = engine.client
+    report = PassReport(step.label, number)
+    found: list[Fact] = []
+    for _ in range(1 + engine.empty_retries):
+        structured = client.takes_json_schema is not False
+        asked = messages(piece.text, structured=structured, focus=step.focus, known=known, context=context)
+        try:
+            completion = client.complete(asked, json_schema=FACTS_SCHEMA if structured else None)
+        except LLMError as exc:
+            report.attempts += exc.attempts
+            report.error = str(exc)
+            break
+        parsed = parse_reply(completion.text)
+        copied = [f for f in parsed.facts if f.content_key in EXAMPLE_KEYS and anchor(f.quote, piece.text) is None]
+        if copied:
+            parsed.facts = [f for f in parsed.facts if f not in copied]
+            parsed.rejections += [
+                Rejection(f.line(), "a copy of the prompt's example, not in the text") for f in copied
+            ]
+        report.attempts += completion.attempts
+        report.elapsed_s += completion.elapsed_s
+        report.usage = report.usage + completion.usage
+        report.truncated = completion.truncated
+        report.salvaged = report.salvaged or parsed.salvaged
+        report.rejected += parsed.rejected
+        report.rejections += parsed.rejections
+        report.replies.append(completion.text)
+        found = parsed.facts
+        if found:
+            report.error = None
+            break
+        report.error = "no usable fact in the reply" if completion.text.strip() else "empty reply"
+    return report, found
+
+
 class _Run:
-    """One extraction's running state: the facts so far, their keys, the reports."""
+    """One extraction's merged state: the facts so far, their keys, the reports."""
 
     def __init__(
         self, engine: Extractor, source: str, context: str | None, on_pass: Callable[[PassReport], None] | None
@@ -192,61 +309,17 @@ class _Run:
         self.reports: list[PassReport] = []
         self.index_by_key: dict[str, int] = {}
 
-    def sequential(self, number: int, piece: Chunk, plan: list[_Pass], stop_after_dry: int | None = None) -> None:
-        dry = 0
-        for step in plan:
-            known = self._known() if step.shows_known else None
-            report, found = self._ask(number, piece, step, known)
-            self._merge(report, found, piece, known_count=len(self.facts) if known else 0)
-            dry = dry + 1 if report.new == 0 else 0
-            if stop_after_dry and dry >= stop_after_dry:
-                break
+    def merge_chunk(self, number: int, piece: Chunk, steps: list[_Step]) -> None:
+        chunk_facts: list[int] = []  # the chunk's own facts, first found first: k<n> is chunk_facts[n - 1]
+        chunk_keys: set[str] = set()
+        for step in steps:
+            self._merge(step.report, step.found, piece, chunk_facts[: step.shown])
+            for fact in step.found:
+                if fact.content_key not in chunk_keys:
+                    chunk_keys.add(fact.content_key)
+                    chunk_facts.append(self.index_by_key[fact.content_key])
 
-    def side_by_side(self, number: int, piece: Chunk, plan: list[_Pass]) -> None:
-        with ThreadPoolExecutor(max_workers=max(1, min(self.engine.parallel, len(plan)))) as pool:
-            answers = list(pool.map(lambda step: self._ask(number, piece, step, None), plan))
-        for report, found in answers:  # merged in plan order, so the first aperture wins a duplicate
-            self._merge(report, found, piece, known_count=0)
-
-    def _known(self) -> str | None:
-        return known_facts_block([f.fact for f in self.facts], self.engine.known_chars) or None
-
-    def _ask(self, number: int, piece: Chunk, step: _Pass, known: str | None) -> tuple[PassReport, list[Fact]]:
-        client = self.engine.client
-        report = PassReport(step.label, number)
-        found: list[Fact] = []
-        for _ in range(1 + self.engine.empty_retries):
-            structured = client.takes_json_schema is not False
-            asked = messages(piece.text, structured=structured, focus=step.focus, known=known, context=self.context)
-            try:
-                completion = client.complete(asked, json_schema=FACTS_SCHEMA if structured else None)
-            except LLMError as exc:
-                report.attempts += exc.attempts
-                report.error = str(exc)
-                break
-            parsed = parse_reply(completion.text)
-            copied = [f for f in parsed.facts if f.content_key in EXAMPLE_KEYS and anchor(f.quote, piece.text) is None]
-            if copied:
-                parsed.facts = [f for f in parsed.facts if f not in copied]
-                parsed.rejections += [
-                    Rejection(f.line(), "a copy of the prompt's example, not in the text") for f in copied
-                ]
-            report.attempts += completion.attempts
-            report.elapsed_s += completion.elapsed_s
-            report.usage = report.usage + completion.usage
-            report.truncated = completion.truncated
-            report.salvaged = report.salvaged or parsed.salvaged
-            report.rejected += parsed.rejected
-            report.rejections += parsed.rejections
-            report.replies.append(completion.text)
-            found = parsed.facts
-            if found:
-                report.error = None
-                break
-            report.error = "no usable fact in the reply" if completion.text.strip() else "empty reply"
-        return report, found
-
-    def _merge(self, report: PassReport, found: list[Fact], piece: Chunk, known_count: int) -> None:
+    def _merge(self, report: PassReport, found: list[Fact], piece: Chunk, shown: list[int]) -> None:
         report.raw = len(found)
         labels: dict[str, int] = {}
         fresh: list[int] = []
@@ -269,8 +342,8 @@ class _Run:
             premises = []
             for ref in self.facts[index].fact.derived_from:
                 target = labels.get(ref)
-                if target is None and ref.startswith("k") and ref[1:].isdigit() and 0 < int(ref[1:]) <= known_count:
-                    target = int(ref[1:]) - 1
+                if target is None and ref.startswith("k") and ref[1:].isdigit() and 0 < int(ref[1:]) <= len(shown):
+                    target = shown[int(ref[1:]) - 1]
                 if target is not None and target != index and target not in premises:
                     premises.append(target)
             self.facts[index].premises = premises

@@ -10,14 +10,21 @@ and remembered as one that does not take it, so a caller falls back to line-orie
 Retries: 429, 5xx, connection errors and timeouts are retried a bounded number of times with
 exponential backoff and full jitter, waiting at least what `Retry-After` asks (seconds or an
 HTTP date). Any other 4xx fails at once. Token usage comes from the response; where the endpoint
-sends none it is estimated at four characters a token and flagged `estimated`."""
+sends none it is estimated at four characters a token and flagged `estimated`.
+
+Requests in flight: each HTTP request takes a slot of a `RequestLimit` for as long as it is on the
+wire (not while it backs off). A client makes its own limit of `LLMConfig.concurrency` slots
+unless it is given one; clients given the same limit share it, so an application that runs
+several extractions at once (donto's workers) never has more requests in flight than the limit."""
 
 from __future__ import annotations
 
 import email.utils
 import random
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -43,6 +50,34 @@ class LLMConfig:
     temperature: float = 0.2
     max_tokens: int = 12_000  # seed 001: 8,000 truncated half of all passes
     structured_output: Literal["auto", "never"] = "auto"
+    concurrency: int = 4  # requests in flight at once, for a client not given a shared RequestLimit
+
+
+class RequestLimit:
+    """At most `size` requests in flight, whoever sends them: one is shared by every client (and so
+    every extraction, every chunk and every aperture) that is given it. Counts the most it saw in
+    flight at once (`peak`), for benchmarks and tests."""
+
+    def __init__(self, size: int):
+        if size < 1:
+            raise ValueError("a request limit is at least 1")
+        self.size = size
+        self._slots = threading.BoundedSemaphore(size)
+        self._lock = threading.Lock()
+        self.in_flight = 0
+        self.peak = 0
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        with self._slots:
+            with self._lock:
+                self.in_flight += 1
+                self.peak = max(self.peak, self.in_flight)
+            try:
+                yield
+            finally:
+                with self._lock:
+                    self.in_flight -= 1
 
 
 @dataclass(frozen=True)
@@ -96,8 +131,10 @@ class ChatClient:
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
+        limit: RequestLimit | None = None,
     ):
         self.config = config
+        self.limit = limit or RequestLimit(config.concurrency)
         self._sleep = sleep
         self._rng = rng or random.Random()
         headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
@@ -165,7 +202,8 @@ class ChatClient:
             attempt += 1
             wait: float | None = None
             try:
-                response = self._http.post("/chat/completions", json=body)
+                with self.limit.slot():
+                    response = self._http.post("/chat/completions", json=body)
             except (httpx.TransportError, httpx.TimeoutException) as exc:
                 problem, status = f"{type(exc).__name__}: {exc}", None
             else:

@@ -2,7 +2,9 @@
 donto's production client talks to it over HTTP like to any server.
 
 Each queued `Reply` is served once, in order, to POST /v1/chat/completions; with none left, the
-server answers `default` (an empty completion). Every request body is kept in `requests`."""
+server answers `default` (an empty completion), or, when `respond` is set, what it answers for
+the request's body (for requests that arrive in no fixed order: chunks extracted concurrently).
+Every request body is kept in `requests`; `peak` is the most requests it ever had in flight at once."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -57,6 +59,9 @@ class ScriptedLLM:
         self.replies: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
         self.default = Reply("")
+        self.respond: Callable[[dict[str, Any]], Reply] | None = None
+        self.in_flight = 0
+        self.peak = 0
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -69,7 +74,18 @@ class ScriptedLLM:
     def _next(self, body: dict[str, Any]) -> Reply:
         with self._lock:
             self.requests.append(body)
-            return self.replies.popleft() if self.replies else self.default
+            if self.replies:
+                return self.replies.popleft()
+        return self.respond(body) if self.respond else self.default
+
+    def reset_peak(self) -> None:
+        with self._lock:
+            self.peak = self.in_flight
+
+    def _enter(self, entering: bool) -> None:
+        with self._lock:
+            self.in_flight += 1 if entering else -1
+            self.peak = max(self.peak, self.in_flight)
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         llm = self
@@ -84,6 +100,19 @@ class ScriptedLLM:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                llm._enter(True)
+                self.counted = True  # out of flight once the reply is written, not after: see _send
+                try:
+                    self._answer(body)
+                finally:
+                    self._leave()
+
+            def _leave(self) -> None:
+                if getattr(self, "counted", False):
+                    self.counted = False
+                    llm._enter(False)
+
+            def _answer(self, body: dict[str, Any]) -> None:
                 reply = llm._next(body)
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
@@ -112,6 +141,7 @@ class ScriptedLLM:
 
             def _send(self, status: int, text: str, headers: dict[str, str] | None = None) -> None:
                 data = text.encode()
+                self._leave()  # before the client can read the reply and send its next request
                 try:
                     self.send_response(status)
                     self.send_header("content-type", "application/json")

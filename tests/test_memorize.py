@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -53,6 +53,7 @@ def xmemory(extracting) -> Memory:
 def fresh_script(llm: ScriptedLLM) -> None:
     llm.replies.clear()
     llm.default = Reply("")
+    llm.respond = None
 
 
 def memorize(api: Api, status: int = 200, **body) -> dict:
@@ -569,3 +570,111 @@ def test_a_workspace_can_extract_every_new_session_by_itself(xapi: Api, llm: Scr
     bad = xapi.put("/v1/workspace", json={"extract_sessions": "yes"})
     assert bad.status_code == 422 and bad.json()["error"]["field"] == "extract_sessions"
     xapi.post(f"/v1/jobs/{queued}/cancel")
+
+
+# -- throughput: jobs at once, chunks at once, one limit on requests in flight -------------------
+
+NAMES = ["Ada", "Babbage", "Curie", "Darwin", "Euler", "Faraday"]
+LONG = "\n\n".join(f"{name} wrote a paper. " + "Filler words about nothing at all. " * 110 for name in NAMES)
+
+
+def by_text(delay_s: float, marker: str = "") -> Callable[[dict], Reply]:
+    """Each request answered from its own text (requests arrive in no fixed order): a fact about each
+    person its chunk names, one more in a later pass (it was shown facts), and Ada's again."""
+
+    def respond(body: dict) -> Reply:
+        prompt = body["messages"][0]["content"]
+        text = prompt.split("TEXT:\n", 1)[1]
+        later = "ALREADY FOUND" in prompt
+        facts = [
+            {
+                "s": n,
+                "p": "is_a" if later else "wrote",
+                "o": "writer" if later else "a paper",
+                "q": f"{n} wrote a paper",
+            }
+            for n in NAMES
+            if f"{n} wrote" in text
+        ]
+        ada = {"s": "Ada", "p": "wrote", "o": "a paper", "q": "Ada wrote a paper"}
+        return Reply(lines(*facts, ada), delay_s=delay_s)
+
+    return respond
+
+
+def job_facts(api: Api, job_id: str) -> list[tuple]:
+    facts = api.get(f"/v1/jobs/{job_id}/facts", params={"limit": 1000}).json()["facts"]
+    return [(f["seq"], f["label"], f["subject"], f["predicate"], f["object"], f["outcome"]) for f in facts]
+
+
+def wait_for(api: Api, job_ids: list[str], timeout_s: float = 120.0, also: Callable[[], None] = lambda: None) -> list:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        jobs = [api.get(f"/v1/jobs/{j}").json() for j in job_ids]
+        if all(j["state"] not in ("queued", "running") for j in jobs):
+            return jobs
+        assert time.monotonic() < deadline, jobs
+        also()
+        time.sleep(0.2)
+
+
+def test_donto_worker_with_jobs_n_runs_n_jobs_at_once_and_each_exactly_once(
+    xapi: Api, llm: ScriptedLLM, llm_settings: Settings
+):
+    texts = [f"{TEXT} (at once {i})" for i in range(6)]
+    jobs = [memorize(xapi, 202, text=t, mode="single")["job_id"] for t in texts]
+    llm.respond = by_text(delay_s=1.0)
+    llm.reset_peak()
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "donto.cli", "worker", "--jobs", "3"],
+        cwd=REPO,
+        env={**worker_env(llm_settings), "DONTO_LLM_CONCURRENCY": "8"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        done = wait_for(xapi, jobs, also=lambda: None if worker.poll() is None else pytest.fail("the worker died"))
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        out, _ = worker.communicate(timeout=60)
+    assert "extraction ×3" in out
+    assert all(j["state"] == "succeeded" and j["attempts"] == 1 and len(j["passes"]) == 1 for j in done), done
+    asked = [r["messages"][0]["content"] for r in llm.requests]
+    assert all(sum(t in a for a in asked) == 1 for t in texts)  # each job's text asked about once: run once
+    assert llm.peak == 3  # three jobs at once (each a one-chunk, one-pass job: one request at a time)
+
+
+def test_chunks_and_jobs_at_once_stay_within_the_process_limit_and_write_what_one_at_a_time_writes(
+    extracting, llm: ScriptedLLM, llm_settings: Settings, xmemory
+):
+    from donto.extraction.llm import RequestLimit
+
+    # One at a time: the same text extracted sequentially (a limit of 1, so one chunk at a time).
+    llm.respond = by_text(delay_s=0.0)
+    alone = Api(extracting, "alone-" + uuid.uuid4().hex[:8])
+    job = memorize(alone, 202, text=LONG, mode="deep", passes=3)["job_id"]
+    kept = xmemory.memorize.limit
+    xmemory.memorize.limit = RequestLimit(1)
+    try:
+        while run_worker(xmemory, "one-at-a-time"):
+            pass
+    finally:
+        xmemory.memorize.limit = kept
+    expected = job_facts(alone, job)
+    assert len({f[2] for f in expected}) == len(NAMES) and any(f[3] == "is_a" for f in expected)
+
+    # Three jobs at once in three workspaces, their chunks concurrently, within one limit of 2.
+    llm.respond = by_text(delay_s=0.2)
+    llm.reset_peak()
+    apis = [Api(extracting, f"at-once-{i}-" + uuid.uuid4().hex[:8]) for i in range(3)]
+    jobs = [memorize(a, 202, text=LONG, mode="deep", passes=3)["job_id"] for a in apis]
+    settings = llm_settings.model_copy(
+        update={"llm": llm_settings.llm.model_copy(update={"jobs": 3, "concurrency": 2})}
+    )
+    with Memory(settings).open(apply_schema=False) as memory:
+        memory.start_workers()
+        done = [wait_for(a, [j])[0] for a, j in zip(apis, jobs)]
+    assert all(j["state"] == "succeeded" and j["attempts"] == 1 for j in done)
+    assert llm.peak == 2  # never more than the process's limit, with 3 jobs of 3 chunks each wanting more
+    assert all(job_facts(a, j) == expected for a, j in zip(apis, jobs))

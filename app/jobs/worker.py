@@ -1,4 +1,5 @@
-"""Background workers: each job kind drained on a thread of its own until stopped.
+"""Background workers: each job kind drained on a thread of its own until stopped (extraction on
+`DONTO_LLM_JOBS` threads, `donto worker --jobs N`: that many jobs at once).
 
 The API process runs them beside the requests (`donto up`, `donto serve`); `donto worker` runs
 them alone, so a deployment can keep the API's cores for requests. Every kind's queue lives in
@@ -31,14 +32,23 @@ class Workers:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
+    def describe(self) -> str:
+        """The kinds drained, with how many workers each: "claim-embeddings, extraction ×2"."""
+        counts: dict[str, int] = {}
+        for kind in self.kinds:
+            counts[kind.name] = counts.get(kind.name, 0) + 1
+        return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
+
     def start(self) -> None:
         if self._threads:
             return
         self._stop.clear()
-        self._threads = [
-            threading.Thread(target=self._loop, args=(kind,), name=f"donto-{kind.name}", daemon=True)
-            for kind in self.kinds
-        ]
+        seen: dict[str, int] = {}
+        self._threads = []
+        for kind in self.kinds:  # a kind may have several workers (extraction with --jobs N): one thread each
+            seen[kind.name] = seen.get(kind.name, 0) + 1
+            name = f"donto-{kind.name}" + (f"-{seen[kind.name]}" if seen[kind.name] > 1 else "")
+            self._threads.append(threading.Thread(target=self._loop, args=(kind,), name=name, daemon=True))
         for thread in self._threads:
             thread.start()
 

@@ -39,7 +39,7 @@ from donto.embedding.encoder import Encoder
 from donto.errors import InvalidInput
 from donto.extraction.engine import MAX_PASSES, ExtractionResult, Extractor, FoundFact, PassReport, canonical_mode
 from donto.extraction.facts import IDENTITY_PREDICATES
-from donto.extraction.llm import ChatClient, LLMConfig
+from donto.extraction.llm import ChatClient, LLMConfig, RequestLimit
 from donto.extraction.prompts import PROMPTS_VERSION
 from donto.graph.client import GraphClient
 from donto.identity.service import IdentityService, LinkOutcome, Proposal
@@ -126,8 +126,11 @@ class MemorizeService:
         jobs: JobStore,
         encoder: Encoder,
         identity: IdentityService,
+        limit: RequestLimit | None = None,
     ):
         self.graph = graph
+        # Requests in flight to the endpoint: one limit for every job and request of the process.
+        self.limit = limit or RequestLimit(llm.concurrency)
         self.identity = identity
         self.encoder = encoder
         self.llm = llm
@@ -260,7 +263,7 @@ class MemorizeService:
                 self.jobs.record_pass(job.id, job.attempt, _pass_row(seq, report))
                 check()
 
-            with ChatClient(llm_config(self.llm)) as client:
+            with ChatClient(llm_config(self.llm), limit=self.limit) as client:
                 result = Extractor(client).extract(
                     source.text,
                     request["mode"],
@@ -651,6 +654,7 @@ def llm_config(settings: LLMSettings) -> LLMConfig:
         max_tokens=settings.max_tokens,
         temperature=settings.temperature,
         structured_output=settings.structured_output,
+        concurrency=settings.concurrency,
     )
 
 

@@ -342,3 +342,92 @@ def test_a_fact_copied_from_the_prompts_own_examples_is_dropped_unless_the_text_
     llm.queue(lines(EXAMPLES[0]))
     said = engine(llm).extract("Ada wrote her notes on the Analytical Engine in 1843.", "single")
     assert [f.fact.line() for f in said.facts] == ["ada-lovelace | wrote | notes-on-the-analytical-engine"]
+
+
+# -- concurrency --------------------------------------------------------------------------------
+
+PEOPLE = ["Ada", "Babbage", "Curie", "Darwin", "Euler", "Faraday", "Gauss", "Hopper"]
+MANY = "\n\n".join(f"{name} wrote a paper. " + "Filler words about nothing. " * 30 for name in PEOPLE)
+
+
+def by_chunk(delay_s: float = 0.0):
+    """Answers each request with facts about the people its chunk names, in the order it names them,
+    and a restatement of Ada's fact (a collision, across chunks): what a chunk gets depends on its
+    text and pass only, never on the order the requests arrive in."""
+
+    def respond(body: dict) -> Reply:
+        prompt = body["messages"][0]["content"]
+        text = prompt.split("TEXT:\n", 1)[1]
+        known = prompt.count("\nk") if "ALREADY FOUND" in prompt else 0
+        facts = [
+            {"id": f"f{i}", "s": name, "p": "wrote", "o": f"paper {known}", "q": f"{name} wrote a paper"}
+            for i, name in enumerate(n for n in PEOPLE if f"{n} wrote" in text)
+        ]
+        derived = [{"id": "d", "s": f["s"], "p": "is_a", "o": "writer", "q": f["q"], "from": ["k1"]} for f in facts]
+        ada = {"s": "Ada", "p": "wrote", "o": "paper 0", "q": "Ada wrote a paper"}
+        return Reply(lines(*facts, *(derived[:1] if known else []), ada), delay_s=delay_s)
+
+    return respond
+
+
+def outcome(result):
+    return (
+        [(f.fact.line(), f.pass_label, f.chunk, f.anchor, f.premises) for f in result.facts],
+        [(r.label, r.chunk, r.raw, r.new, r.collisions, r.error) for r in result.passes],
+        [(s.pass_label, s.chunk, s.outcome, s.index) for s in result.stated],
+    )
+
+
+@pytest.mark.parametrize("mode", ["single", "deep", "exhaustive"])
+def test_chunks_extracted_concurrently_give_the_sequential_result(llm, mode):
+    llm.respond = by_chunk()
+    sequential = engine(llm, chunk_chars=800, concurrency=1).extract(MANY, mode, passes=3, lenses=["work"])
+    llm.respond = by_chunk(delay_s=0.02)
+    concurrent = engine(llm, chunk_chars=800, concurrency=4).extract(MANY, mode, passes=3, lenses=["work"])
+    assert len({p.chunk for p in sequential.passes}) >= 4
+    assert outcome(concurrent) == outcome(sequential)
+
+
+def test_a_deep_pass_is_shown_its_own_chunks_earlier_facts_and_its_premises_point_at_them(llm):
+    llm.respond = by_chunk()
+    result = engine(llm, chunk_chars=800, concurrency=4, dry_streak=5).extract(MANY, "deep", passes=2)
+    for request in llm.requests:
+        prompt = request["messages"][0]["content"]
+        if "ALREADY FOUND" in prompt:  # a second pass: its own chunk's first-pass facts, and only those
+            shown = prompt.split("ALREADY FOUND:\n", 1)[1].split("\n\n", 1)[0]
+            text = prompt.split("TEXT:\n", 1)[1]
+            named = [n for n in PEOPLE if f"{n} wrote" in text]
+            first = named[0] if named else "Ada"  # a chunk of filler only: the restated fact alone
+            assert shown.splitlines()[0] == f"k1: {first.lower()} | wrote | paper-0"
+            assert all(n.lower() in shown for n in named) and all(
+                n.lower() not in shown for n in PEOPLE if n not in named and n != "Ada"
+            )
+    derived = [f for f in result.facts if f.fact.predicate == "is_a"]
+    assert derived and all(result.facts[f.premises[0]].fact.subject == f.fact.subject for f in derived)
+
+
+def test_requests_in_flight_never_pass_the_shared_limit(llm):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from donto.extraction.llm import RequestLimit
+
+    llm.respond = by_chunk(delay_s=0.05)
+    shared = RequestLimit(3)
+    clients = [
+        ChatClient(LLMConfig(base_url=llm.base_url, model="s", structured_output="never"), limit=shared)
+        for _ in range(2)
+    ]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two extractions at once, exhaustive: 5 apertures a chunk
+        done = list(pool.map(lambda c: Extractor(c, chunk_chars=800).extract(MANY, "exhaustive"), clients))
+    assert llm.peak == shared.peak == 3 and len(llm.requests) == sum(len(r.passes) for r in done) >= 20
+
+
+def test_an_on_pass_that_raises_stops_the_chunks_still_to_come(llm):
+    llm.respond = by_chunk(delay_s=0.05)
+
+    def stop(report):
+        raise RuntimeError("cancelled")
+
+    with pytest.raises(RuntimeError):
+        engine(llm, chunk_chars=800, concurrency=2).extract(MANY, "deep", passes=5, on_pass=stop)
+    assert len(llm.requests) < len(chunk(MANY, 800)) * 5
