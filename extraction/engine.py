@@ -8,6 +8,7 @@ Modes (seed 001):
   so far and asked only for what is missing; it stops early after `dry_streak` passes that add
   nothing (seed 001 never stopped on its own and paid for it).
 `lenses` add focused passes after the mode's own ("kinship", "dates and places", ...).
+What each pass is told comes from a `Prompts` value (prompts.BUILTIN unless given one).
 
 Every pass is salvaged (facts.parse_reply), and a pass with no usable fact is asked again up to
 `empty_retries` times (seed 001 lost a whole pass to one prose reply; seed 003 lost chunks to one
@@ -24,7 +25,7 @@ from typing import Literal
 
 from donto.extraction.facts import Fact, Rejection, fact_from, parse_reply
 from donto.extraction.llm import ChatClient, LLMError, Usage
-from donto.extraction.prompts import APERTURES, EXAMPLES, FACTS_SCHEMA, known_facts_block, messages
+from donto.extraction.prompts import APERTURES, BUILTIN, EXAMPLES, FACTS_SCHEMA, Prompts, known_facts_block, messages
 from donto.extraction.text import MAX_CHUNK_CHARS, Anchor, Chunk, anchor, chunk
 
 Mode = Literal["single", "exhaustive", "deep"]
@@ -135,8 +136,10 @@ class Extractor:
         known_chars: int = 12_000,
         dry_streak: int = 2,
         parallel: int = len(APERTURES),
+        prompts: Prompts = BUILTIN,
     ):
         self.client = client
+        self.prompts = prompts
         self.chunk_chars = chunk_chars
         self.empty_retries = empty_retries
         self.known_chars = known_chars
@@ -157,12 +160,13 @@ class Extractor:
             raise ValueError(f"mode is one of {', '.join(MODES)}")
         if not 1 <= passes <= MAX_PASSES:
             raise ValueError(f"passes is between 1 and {MAX_PASSES}")
-        run = _Run(self, text, context, on_pass)
+        run = _Run(self, text, mode, context, on_pass)
         for number, piece in enumerate(chunk(text, self.chunk_chars)):
             if mode == "single":
                 run.sequential(number, piece, [_Pass("single", None, False)])
             elif mode == "exhaustive":
-                run.side_by_side(number, piece, [_Pass(name, focus, False) for name, focus in APERTURES.items()])
+                apertures = self.prompts.apertures.items()
+                run.side_by_side(number, piece, [_Pass(name, focus, False) for name, focus in apertures])
             else:
                 run.sequential(
                     number,
@@ -172,7 +176,7 @@ class Extractor:
                 )
             if lenses:
                 run.sequential(
-                    number, piece, [_Pass(f"lens:{lens}", f"Focus only on: {lens}.", True) for lens in lenses]
+                    number, piece, [_Pass(f"lens:{lens}", self.prompts.focus_of(lens), True) for lens in lenses]
                 )
         return ExtractionResult(mode, run.facts, run.reports, run.stated)
 
@@ -181,10 +185,16 @@ class _Run:
     """One extraction's running state: the facts so far, their keys, the reports."""
 
     def __init__(
-        self, engine: Extractor, source: str, context: str | None, on_pass: Callable[[PassReport], None] | None
+        self,
+        engine: Extractor,
+        source: str,
+        mode: Mode,
+        context: str | None,
+        on_pass: Callable[[PassReport], None] | None,
     ):
         self.engine = engine
         self.source = source
+        self.mode = mode
         self.context = context
         self.on_pass = on_pass
         self.facts: list[FoundFact] = []
@@ -217,7 +227,15 @@ class _Run:
         found: list[Fact] = []
         for _ in range(1 + self.engine.empty_retries):
             structured = client.takes_json_schema is not False
-            asked = messages(piece.text, structured=structured, focus=step.focus, known=known, context=self.context)
+            asked = messages(
+                piece.text,
+                structured=structured,
+                focus=step.focus,
+                known=known,
+                context=self.context,
+                mode=self.mode,
+                prompts=self.engine.prompts,
+            )
             try:
                 completion = client.complete(asked, json_schema=FACTS_SCHEMA if structured else None)
             except LLMError as exc:
