@@ -102,7 +102,21 @@ def main(argv: list[str] | None = None) -> int:
         help="deep (or sequential, iterative), exhaustive (or multi, apertures), single",
     )
     memorize.add_argument("--passes", type=int, default=3)
-    memorize.add_argument("--lens", action="append", default=[], dest="lenses")
+    lenses = memorize.add_mutually_exclusive_group()
+    lenses.add_argument(
+        "--lens",
+        action="append",
+        default=[],
+        dest="lenses",
+        help="a focused pass after the mode's own (repeat for more); --lenses default: the built-in set",
+    )
+    lenses.add_argument(
+        "--lenses",
+        choices=["default"],
+        dest="lens_set",
+        help="default: the default lenses (people and roles, times, places, quantities, causes, who said what), "
+        "or the prompt file's",
+    )
     memorize.add_argument(
         "--occurred-at",
         type=instant,
@@ -346,7 +360,7 @@ def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
                     occurred_at=args.occurred_at,
                     mode=args.mode,
                     passes=args.passes,
-                    lenses=tuple(args.lenses),
+                    lenses=args.lens_set or tuple(args.lenses),
                 ),
                 runner="cli",
             )

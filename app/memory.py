@@ -35,6 +35,7 @@ from donto.episodes.service import EpisodeService
 from donto.errors import BackendUnavailable, SchemaMismatch
 from donto.explore.service import ExploreService
 from donto.extraction.llm import RequestLimit
+from donto.extraction.prompts import BUILTIN, Prompts, PromptsFileError, load_prompts
 from donto.graph.client import GraphClient, same_model
 from donto.identity.service import IdentityService
 from donto.jobs.claim_embeddings import ClaimEmbeddings
@@ -46,7 +47,7 @@ from donto.memorize.service import MemorizeService
 from donto.predicates.service import PredicateService
 from donto.recall.rerank import Reranker
 from donto.recall.service import RecallService
-from donto.settings import Settings
+from donto.settings import ConfigurationError, Settings
 from donto.subjects.attention import AttentionService
 from donto.subjects.perspectives import Perspectives
 from donto.subjects.service import SubjectService
@@ -62,9 +63,24 @@ log = logging.getLogger(__name__)
 atexit.register(gc.unfreeze)
 
 
+def extraction_prompts(settings: Settings) -> Prompts:
+    """What extraction asks the model: the built-in prompts, or DONTO_EXTRACTION_PROMPTS's file over
+    them, read and checked now (ConfigurationError naming the variable, the file and the key)."""
+    path = settings.extraction.prompts
+    if path is None:
+        return BUILTIN
+    try:
+        return load_prompts(path.expanduser())
+    except PromptsFileError as exc:
+        raise ConfigurationError(f"DONTO_EXTRACTION_PROMPTS: {exc}") from None
+
+
 class Memory:
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, prompts: Prompts | None = None):
+        """`prompts`: extraction's, already read (create_app reads them before the server starts);
+        None: read them now (extraction_prompts)."""
         self.settings = settings
+        self.prompts = prompts if prompts is not None else extraction_prompts(settings)
         self.opened = threading.Event()  # open() has run: Neo4j answered and the schema is applied
         self._schema_dimensions: int | None = None  # what the schema was applied with, the model unloaded
         self._closing = threading.Event()
@@ -120,7 +136,8 @@ class Memory:
             self.identity,
             # One limit on requests in flight to the LLM endpoint for the whole process: every job
             # the workers run at once, each job's chunks and apertures, and memorize requests.
-            RequestLimit(settings.llm.concurrency),
+            limit=RequestLimit(settings.llm.concurrency),
+            prompts=self.prompts,
         )
 
         kinds: list[JobKind] = [self.claim_embeddings]

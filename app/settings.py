@@ -10,6 +10,7 @@ Groups and their variables:
 - EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
 - RecallSettings      DONTO_RECALL_ARM_WEIGHTS, DONTO_RECALL_RERANK_MODEL, DONTO_RECALL_RERANK_DEPTH
 - LLMSettings         DONTO_LLM_BASE_URL, DONTO_LLM_MODEL, DONTO_LLM_API_KEY, DONTO_LLM_TIMEOUT_S, ...
+- ExtractionSettings  DONTO_EXTRACTION_PROMPTS — a prompt file over the built-in extraction prompts
 - McpSettings         DONTO_MCP_KEY, DONTO_MCP_WORKSPACE — the caller of `donto mcp` (stdio)
 """
 
@@ -243,6 +244,17 @@ class LLMSettings(BaseSettings):
         return bool(self.base_url)
 
 
+class ExtractionSettings(BaseSettings):
+    """What extraction asks the model. The file is read and checked by the composition root
+    (app/memory.py) when a Memory is made, so a bad one stops the server or worker from starting."""
+
+    model_config = SettingsConfigDict(env_prefix="DONTO_EXTRACTION_", extra="ignore")
+
+    # A TOML file whose parts (system, modes, apertures, already_found, lens_focus, default_lenses)
+    # replace the built-in prompts' (extraction/prompts.py); None: the built-in prompts.
+    prompts: Path | None = None
+
+
 class McpSettings(BaseSettings):
     """Who `donto mcp` (MCP over stdio) acts for: a key checked like an HTTP request's, and for
     the admin key the workspace (a bound key has its own)."""
@@ -268,6 +280,7 @@ class Settings(BaseModel):
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
 

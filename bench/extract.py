@@ -5,7 +5,8 @@ Reads a text (`--file`, or the first sessions of the first conversation of a LoC
 client. Prints per mode: facts, facts/s, tokens per fact (marked ~ when the endpoint reported no
 usage and they were estimated), the share of facts anchored to a quote in the text, the share of
 facts found again across passes (collisions / raw), objects rejected, and failed passes. Needs
-DONTO_LLM_BASE_URL; measures the model as much as donto, so say which endpoint the figures are from.
+DONTO_LLM_BASE_URL; measures the model as much as donto, so say which endpoint the figures are from
+(and which prompts: the version printed, changed by DONTO_EXTRACTION_PROMPTS).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bench.locomo import conversation_turns
 from donto.extraction.engine import MODES, Extractor
 from donto.extraction.llm import ChatClient
 from donto.memorize.service import llm_config
+from donto.memory import extraction_prompts
 from donto.settings import Settings
 
 
@@ -37,12 +39,13 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     text = source_text(args)
     config = llm_config(llm)
-    print(f"endpoint {llm.base_url} model {llm.model}; {len(text):,} characters of text")
+    prompts = extraction_prompts(settings)  # the built-in prompts, or DONTO_EXTRACTION_PROMPTS's file
+    print(f"endpoint {llm.base_url} model {llm.model} prompts {prompts.version}; {len(text):,} characters of text")
     print("mode        facts  facts/s  tokens/fact  anchored  found again  rejected  failed passes  seconds")
     for mode in MODES if args.mode == "all" else [args.mode]:
         with ChatClient(config) as client:
             started = time.perf_counter()
-            result = Extractor(client).extract(text, mode, passes=args.passes)
+            result = Extractor(client, prompts=prompts).extract(text, mode, passes=args.passes)
             seconds = time.perf_counter() - started
         facts = len(result.facts)
         raw = sum(p.raw for p in result.passes)

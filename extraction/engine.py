@@ -8,6 +8,7 @@ Modes (seed 001):
   chunk's earlier passes found and asked only for what is missing; it stops early after
   `dry_streak` passes that add nothing to them (seed 001 never stopped on its own and paid for it).
 `lenses` add focused passes after the mode's own ("kinship", "dates and places", ...).
+What each pass is told comes from a `Prompts` value (prompts.BUILTIN unless given one).
 
 Chunks are extracted concurrently (`Extractor.concurrency` at once, requests in flight bounded by
 the client's RequestLimit), each on its own, and merged in chunk order: the result is the same at
@@ -29,7 +30,7 @@ from typing import Literal
 
 from donto.extraction.facts import Fact, Rejection, fact_from, parse_reply
 from donto.extraction.llm import ChatClient, LLMError, Usage
-from donto.extraction.prompts import APERTURES, EXAMPLES, FACTS_SCHEMA, known_facts_block, messages
+from donto.extraction.prompts import APERTURES, BUILTIN, EXAMPLES, FACTS_SCHEMA, Prompts, known_facts_block, messages
 from donto.extraction.text import MAX_CHUNK_CHARS, Anchor, Chunk, anchor, chunk
 
 Mode = Literal["single", "exhaustive", "deep"]
@@ -147,8 +148,10 @@ class Extractor:
         dry_streak: int = 2,
         parallel: int = len(APERTURES),
         concurrency: int | None = None,
+        prompts: Prompts = BUILTIN,
     ):
         self.client = client
+        self.prompts = prompts
         self.chunk_chars = chunk_chars
         self.empty_retries = empty_retries
         self.known_chars = known_chars
@@ -177,16 +180,18 @@ class Extractor:
         if mode == "single":
             plans.append(([_Pass("single", None, False)], None))
         elif mode == "exhaustive":
-            plans.append(([_Pass(name, focus, False, True) for name, focus in APERTURES.items()], None))
+            plans.append(([_Pass(name, focus, False, True) for name, focus in self.prompts.apertures.items()], None))
         else:
             plans.append(([_Pass(f"pass_{i}", None, i > 1) for i in range(1, passes + 1)], self.dry_streak))
         if lenses:
-            plans.append(([_Pass(f"lens:{lens}", f"Focus only on: {lens}.", True) for lens in lenses], None))
+            plans.append(([_Pass(f"lens:{lens}", self.prompts.focus_of(lens), True) for lens in lenses], None))
         run = _Run(self, text, context, on_pass)
         pieces = chunk(text, self.chunk_chars)
         halted = threading.Event()
         with ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(pieces)))) as pool:
-            futures = [pool.submit(_chunk_steps, self, context, n, p, plans, halted) for n, p in enumerate(pieces)]
+            futures = [
+                pool.submit(_chunk_steps, self, context, mode, n, p, plans, halted) for n, p in enumerate(pieces)
+            ]
             try:
                 for number, (piece, future) in enumerate(zip(pieces, futures)):
                     run.merge_chunk(number, piece, future.result())
@@ -210,6 +215,7 @@ class _Step:
 def _chunk_steps(
     engine: Extractor,
     context: str | None,
+    mode: Mode,
     number: int,
     piece: Chunk,
     plans: list[tuple[list[_Pass], int | None]],
@@ -237,7 +243,7 @@ def _chunk_steps(
             break
         if plan[0].side_by_side:
             with ThreadPoolExecutor(max_workers=max(1, min(engine.parallel, len(plan)))) as pool:
-                answers = list(pool.map(lambda step: _ask(engine, context, number, piece, step, None), plan))
+                answers = list(pool.map(lambda step: _ask(engine, context, mode, number, piece, step, None), plan))
             for report, found in answers:  # in plan order, so the first aperture wins a duplicate
                 keep(found)
                 steps.append(_Step(report, found, 0))
@@ -248,7 +254,7 @@ def _chunk_steps(
                 break
             known = (known_facts_block(facts, engine.known_chars) or None) if step.shows_known else None
             shown = len(facts) if known else 0
-            report, found = _ask(engine, context, number, piece, step, known)
+            report, found = _ask(engine, context, mode, number, piece, step, known)
             steps.append(_Step(report, found, shown))
             dry = dry + 1 if keep(found) == 0 else 0
             if stop_after_dry and dry >= stop_after_dry:
@@ -257,14 +263,22 @@ def _chunk_steps(
 
 
 def _ask(
-    engine: Extractor, context: str | None, number: int, piece: Chunk, step: _Pass, known: str | None
+    engine: Extractor, context: str | None, mode: Mode, number: int, piece: Chunk, step: _Pass, known: str | None
 ) -> tuple[PassReport, list[Fact]]:
     client = engine.client
     report = PassReport(step.label, number)
     found: list[Fact] = []
     for _ in range(1 + engine.empty_retries):
         structured = client.takes_json_schema is not False
-        asked = messages(piece.text, structured=structured, focus=step.focus, known=known, context=context)
+        asked = messages(
+            piece.text,
+            structured=structured,
+            focus=step.focus,
+            known=known,
+            context=context,
+            mode=mode,
+            prompts=engine.prompts,
+        )
         try:
             completion = client.complete(asked, json_schema=FACTS_SCHEMA if structured else None)
         except LLMError as exc:

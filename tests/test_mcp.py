@@ -24,6 +24,7 @@ from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
 from scripted_llm import KM, RACE, TEXT, ScriptedLLM, lines, with_llm
 
+from donto.extraction.prompts import DEFAULT_LENSES
 from donto.mcp.stdio_transport import refusal_of
 from support import ADMIN_KEY, REPO, Api, served_api
 
@@ -601,8 +602,10 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
             assert done["extraction"] == "succeeded" and done["summary"]["claimsCreated"] == 2
             job = await call(mcp, "get_job", id=done["job_id"])
             assert job["state"] == "succeeded" and job["source_id"] == done["source_id"]
-            queued = await call(mcp, "memorize", document_id=kept["id"], mode="sequential")  # seed 001's name
+            queued = await call(mcp, "memorize", document_id=kept["id"], mode="sequential", lenses="default")
             assert queued["extraction"] == "queued" and queued["queue_position"] >= 1 and queued["mode"] == "deep"
+            lensed = await call(mcp, "get_job", id=queued["job_id"])  # seed 001's name for deep, the default lenses
+            assert lensed["request"]["lenses"] == list(DEFAULT_LENSES)
             listed = await call(mcp, "list_jobs", state="queued")
             assert [j["id"] for j in listed["jobs"]] == [queued["job_id"]]
             assert (await call(mcp, "cancel_job", id=queued["job_id"]))["state"] == "cancelled"
@@ -626,6 +629,7 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
             # Bad arguments name the field, and nothing is kept.
             assert (await refused(mcp, "memorize", text="x", occurred_at="sometime"))["field"] == "occurred_at"
             assert (await refused(mcp, "memorize", text="x", mode="sequentially"))["field"] == "mode"
+            assert (await refused(mcp, "memorize", text="x", lenses="all of them"))["field"] == "lenses"
             assert (await refused(mcp, "list_jobs", state="lost"))["field"] == "state"
             assert (await refused(mcp, "get_job", id="no-such-job"))["code"] == "not_found"
             assert (await refused(mcp, "register_document", text=""))["field"] == "text"

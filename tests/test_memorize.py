@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from scripted_llm import CARES, KM, RACE, TEXT, Reply, ScriptedLLM, lines, with_llm
 
-from donto.extraction.prompts import PROMPTS_VERSION
+from donto.extraction.prompts import DEFAULT_LENSES, PROMPTS_VERSION, load_prompts
 from donto.jobs.extraction import ExtractionJobs
 from donto.memory import Memory
-from donto.settings import Settings
+from donto.settings import ExtractionSettings, Settings
 from support import REPO, Api, claim
 
 LEASE_S = 2.0
@@ -265,6 +265,8 @@ def test_jobs_are_private_to_their_workspace(xapi: Api, extracting):
         ({"document_id": "no-such-document"}, "document_id"),
         ({"session_id": "no-such-session"}, "session_id"),
         ({"text": "a", "lenses": [""]}, "lenses[0]"),
+        ({"text": "a", "lenses": "everything"}, "lenses"),
+        ({"text": "a", "lenses": ["kinship"] * 11}, "lenses"),
     ],
 )
 def test_bad_memorize_requests_name_the_field_and_keep_nothing(xapi: Api, body, field):
@@ -310,6 +312,7 @@ def test_a_batch_queues_one_job_per_text_in_order(xapi: Api, xmemory):
         ([{"text": "fine"}, {"text": "also fine", "mode": "telepathic"}], "items[1].mode"),
         ([{"text": "fine", "async": False}], "items[0].async"),
         ([{"text": "fine"}, {"text": "also fine", "colour": "red"}], "items[1].colour"),
+        ([{"text": "fine"}, {"text": "also fine", "lenses": "defaults"}], "items[1].lenses"),
         ([], "items"),
     ],
 )
@@ -678,3 +681,57 @@ def test_chunks_and_jobs_at_once_stay_within_the_process_limit_and_write_what_on
     assert all(j["state"] == "succeeded" and j["attempts"] == 1 for j in done)
     assert llm.peak == 2  # never more than the process's limit, with 3 jobs of 3 chunks each wanting more
     assert all(job_facts(a, j) == expected for a, j in zip(apis, jobs))
+
+
+def test_lenses_default_runs_the_default_lens_passes_and_the_job_records_them(xapi: Api, llm: ScriptedLLM):
+    llm.default = Reply(lines(RACE))  # every pass finds something: none is asked again
+    llm.requests.clear()
+    out = memorize(xapi, text=TEXT, lenses="default", **{"async": False})
+    job = xapi.get(f"/v1/jobs/{out['job_id']}").json()
+    assert job["request"]["lenses"] == list(DEFAULT_LENSES)
+    assert [p["label"] for p in job["passes"]] == ["single", *(f"lens:{lens}" for lens in DEFAULT_LENSES)]
+    asked = [r["messages"][0]["content"] for r in llm.requests]
+    assert len(asked) == 1 + len(DEFAULT_LENSES)
+    assert all(f"Focus only on: {lens}." in a for a, lens in zip(asked[1:], DEFAULT_LENSES, strict=True))
+    batch = xapi.post("/v1/memorize/batch", json={"items": [{"text": f"{TEXT} Again.", "lenses": "default"}]})
+    assert batch.status_code == 202, batch.text
+    queued = xapi.get(f"/v1/jobs/{batch.json()['results'][0]['job_id']}").json()
+    assert queued["request"]["lenses"] == list(DEFAULT_LENSES)
+    xapi.post(f"/v1/jobs/{queued['id']}/cancel")
+
+
+PROMPT_FILE = """# a corpus of parish registers
+system = \"\"\"You read parish registers. A fact is subject, predicate, object, with the exact words it rests on.\"\"\"
+default_lenses = ["kinship", "baptisms and burials"]
+lens_focus = "This pass looks at {lens} only."
+
+[modes]
+deep = "Every baptism, marriage and burial is an event of its own."
+"""
+
+
+def test_a_prompt_file_is_what_the_model_is_asked_and_its_version_is_on_the_job(
+    llm_settings: Settings, llm: ScriptedLLM, tmp_path, workspace
+):
+    from donto.api.main import create_app
+
+    path = tmp_path / "registers.toml"
+    path.write_text(PROMPT_FILE)
+    version = load_prompts(path).version
+    settings = llm_settings.model_copy(update={"extraction": ExtractionSettings(prompts=path)})
+    with TestClient(create_app(settings)) as client:
+        api = Api(client, workspace)
+        llm.default = Reply(lines(RACE))  # every pass finds something: none is asked again
+        llm.requests.clear()
+        out = memorize(api, text=TEXT, mode="deep", passes=2, lenses="default", **{"async": False})
+        job = api.get(f"/v1/jobs/{out['job_id']}").json()
+    assert version.startswith("file:") and version.endswith("+" + PROMPTS_VERSION)
+    assert job["request"]["prompts_version"] == version
+    assert job["request"]["lenses"] == ["kinship", "baptisms and burials"]
+    assert [p["label"] for p in job["passes"]] == ["pass_1", "pass_2", "lens:kinship", "lens:baptisms and burials"]
+    asked = [r["messages"][0]["content"] for r in llm.requests]
+    assert len(asked) == 4 and all(a.startswith("You read parish registers.") for a in asked)
+    assert all("Every baptism, marriage and burial is an event of its own." in a for a in asked)
+    assert "This pass looks at kinship only." in asked[2]
+    assert "This pass looks at baptisms and burials only." in asked[3]
+    assert not any("You extract facts" in a for a in asked)  # the built-in system prompt is replaced

@@ -32,7 +32,7 @@ from donto.api.routers import (
     workspaces,
 )
 from donto.mcp import http as mcp_http
-from donto.memory import Memory
+from donto.memory import Memory, extraction_prompts
 from donto.settings import APP_VERSION, Settings, load_settings
 
 ROUTERS = (
@@ -44,10 +44,11 @@ ROUTERS = (
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or load_settings()
+    prompts = extraction_prompts(settings)  # a bad prompt file stops here, before the server starts
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        memory = Memory(settings)
+        memory = Memory(settings, prompts)
         try:
             # Started before Neo4j answers, the API serves 503s (and /health says so) until it does; the
             # model loads in the background meanwhile. Without run_workers `donto worker` processes drain the queues.

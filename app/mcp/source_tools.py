@@ -22,7 +22,7 @@ from donto.api.schemas.common import Id, Instant, Key
 from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
 from donto.api.schemas.explore import EntityProfileOut
 from donto.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, State
-from donto.api.schemas.memorize import MemorizeIn, MemorizeOut
+from donto.api.schemas.memorize import Lenses, MemorizeIn, MemorizeOut
 from donto.extraction.engine import MAX_PASSES, ModeName
 from donto.jobs.store import MAX_PAGE
 from donto.mcp.common import READS, WRITES, as_rest
@@ -96,8 +96,11 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         ] = "single",
         passes: Annotated[int, Field(ge=1, le=MAX_PASSES, description="deep mode's most passes per chunk")] = 3,
         lenses: Annotated[
-            list[Annotated[str, StringConstraints(min_length=1, max_length=200)]],
-            Field(max_length=10, description="focused passes after the mode's own, e.g. ['kinship', 'health']"),
+            Lenses,
+            Field(
+                description="focused passes after the mode's own, e.g. ['kinship', 'health'], or \"default\" "
+                "for the built-in set (people and roles, times, places, quantities, causes, who said what)"
+            ),
         ] = [],  # noqa: B006 - the SDK copies arguments per call
         wait: Annotated[
             bool, Field(description="true: extract now and answer with the result (can take minutes); false: queue it")

@@ -40,7 +40,7 @@ from donto.errors import InvalidInput
 from donto.extraction.engine import MAX_PASSES, ExtractionResult, Extractor, FoundFact, PassReport, canonical_mode
 from donto.extraction.facts import IDENTITY_PREDICATES
 from donto.extraction.llm import ChatClient, LLMConfig, RequestLimit
-from donto.extraction.prompts import PROMPTS_VERSION
+from donto.extraction.prompts import BUILTIN, Prompts
 from donto.graph.client import GraphClient
 from donto.identity.service import IdentityService, LinkOutcome, Proposal
 from donto.jobs.store import ClaimedJob, JobHalted, JobStore
@@ -79,7 +79,7 @@ class MemorizeRequest:
     occurred_at: datetime | None = None  # with text: when it was written or said
     mode: str = "single"
     passes: int = 3
-    lenses: tuple[str, ...] = ()
+    lenses: tuple[str, ...] | Literal["default"] = ()  # "default": the prompts' default lenses
     run_async: bool = True
 
 
@@ -127,10 +127,12 @@ class MemorizeService:
         encoder: Encoder,
         identity: IdentityService,
         limit: RequestLimit | None = None,
+        prompts: Prompts = BUILTIN,
     ):
         self.graph = graph
         # Requests in flight to the endpoint: one limit for every job and request of the process.
         self.limit = limit or RequestLimit(llm.concurrency)
+        self.prompts = prompts  # what the model is asked: the built-in prompts or a prompt file's
         self.identity = identity
         self.encoder = encoder
         self.llm = llm
@@ -152,7 +154,8 @@ class MemorizeService:
             return MemorizeOutcome(source_kind, source_id, request.mode, "not_configured")
         job_request = {
             "mode": request.mode,
-            "prompts_version": PROMPTS_VERSION,  # which prompts read the text (extraction/prompts.py)
+            # Which prompts read the text: builtin-<digest>, or file:<sha256 prefix>+builtin-<digest>.
+            "prompts_version": self.prompts.version,
             "passes": request.passes,
             "lenses": list(request.lenses),
             "source_kind": source_kind,
@@ -200,6 +203,10 @@ class MemorizeService:
             raise InvalidInput(str(exc), field="mode") from exc
         if not 1 <= request.passes <= MAX_PASSES:
             raise InvalidInput(f"passes is between 1 and {MAX_PASSES}", field="passes")
+        if request.lenses == "default":  # the job records the lenses it ran, not the word
+            request = replace(request, lenses=self.prompts.default_lenses)
+        elif isinstance(request.lenses, str):
+            raise InvalidInput('lenses is a list of lenses or "default"', field="lenses")
         given = [name for name in ("text", "document_id", "session_id") if getattr(request, name) is not None]
         if len(given) != 1:
             raise InvalidInput("give exactly one of text, document_id or session_id", field=(given or ["text"])[-1])
@@ -263,8 +270,15 @@ class MemorizeService:
                 self.jobs.record_pass(job.id, job.attempt, _pass_row(seq, report))
                 check()
 
+            if request.get("prompts_version") != self.prompts.version:
+                log.warning(
+                    "extraction job %s was queued with prompts %s and is run with %s",
+                    job.id,
+                    request.get("prompts_version"),
+                    self.prompts.version,
+                )
             with ChatClient(llm_config(self.llm), limit=self.limit) as client:
-                result = Extractor(client).extract(
+                result = Extractor(client, prompts=self.prompts).extract(
                     source.text,
                     request["mode"],
                     context=source.context,

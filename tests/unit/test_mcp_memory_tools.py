@@ -38,14 +38,17 @@ REQUESTS: dict[str, type[BaseModel]] = {
     "mark_useful": s.SignalIn,
     "mark_questionable": s.SignalIn,
 }
-LIMITS = ("minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "enum", "type")
+LIMITS = ("minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "enum", "const", "type")
 
 
-def limits(schema: dict[str, Any]) -> dict[str, Any]:
-    """The constraints of one property, an optional one's non-null branch, its items' too."""
+def limits(schema: dict[str, Any]) -> Any:
+    """The constraints of one property, an optional one's non-null branch, its items' too; a union's
+    (memorize's lenses: a list or "default"), branch by branch."""
     branches = [b for b in schema.get("anyOf", [schema]) if b.get("type") != "null"]
+    if len(branches) > 1:
+        return [limits(b) for b in branches]
     [branch] = branches
-    found = {k: branch[k] for k in LIMITS if k in branch}
+    found: dict[str, Any] = {k: branch[k] for k in LIMITS if k in branch}
     if "items" in branch:
         found["items"] = limits(branch["items"]) if "$ref" not in branch["items"] else "model"
     return found

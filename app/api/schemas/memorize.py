@@ -8,11 +8,15 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from donto.api.schemas.common import Id, Instant, Strict
 from donto.extraction.engine import MAX_PASSES, MODE_SYNONYMS, Mode, ModeName
+from donto.extraction.prompts import MAX_LENS_CHARS, MAX_LENSES
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
     from donto.memorize.service import MemorizeOutcome, MemorizeRequest
 
 MAX_BATCH_ITEMS = 100
+Lens = Annotated[str, StringConstraints(min_length=1, max_length=MAX_LENS_CHARS)]
+# A list of lenses, or "default": the prompts' default set (extraction/prompts.py, or a prompt file's).
+Lenses = Annotated[list[Lens], Field(max_length=MAX_LENSES)] | Literal["default"]
 
 
 class MemorizeIn(Strict):
@@ -34,8 +38,12 @@ class MemorizeIn(Strict):
         "answered with the canonical one",
     )
     passes: int = Field(default=3, ge=1, le=MAX_PASSES, description="deep mode's most passes per chunk")
-    lenses: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
-        default_factory=list, max_length=10, description="focused passes after the mode's own ('kinship', ...)"
+    lenses: Lenses = Field(
+        default_factory=list,
+        description="focused passes after the mode's own, each shown the facts found so far: a list of "
+        "lenses ('kinship', 'health', ...), or \"default\" for the built-in set (people and roles, times "
+        "and order, places, quantities, causes, who said what; a prompt file may name its own). The job's "
+        "request records the lenses that ran",
     )
     run_async: bool = Field(default=True, alias="async", description="false: run now and answer with the result")
 
@@ -50,7 +58,7 @@ class MemorizeIn(Strict):
             occurred_at=self.occurred_at,
             mode=self.mode,
             passes=self.passes,
-            lenses=tuple(self.lenses),
+            lenses=self.lenses if isinstance(self.lenses, str) else tuple(self.lenses),
             run_async=self.run_async,
         )
 
