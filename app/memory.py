@@ -93,7 +93,8 @@ class Memory:
         self.portability = PortabilityService(self.graph)  # donto export / import
         self.purges = PurgeService(self.graph)  # donto purge
         self.identity = IdentityService(self.graph)  # SAME_AS links between entity keys
-        self.claims = ClaimService(self.graph, self.identity, settings.api.max_page)
+        self.foreground = Foreground()  # requests in flight (the API marks them): background jobs give way
+        self.claims = ClaimService(self.graph, self.identity, settings.api.max_page, self.foreground.wait_for_light)
         self.predicates = PredicateService(self.graph)
         self.documents = DocumentService(self.graph)
         self.walk = WalkService(self.graph)
@@ -105,7 +106,6 @@ class Memory:
         perspectives = Perspectives(self.graph, self.encoder)
         self.subjects = SubjectService(self.graph, perspectives)
         self.attention = AttentionService(self.graph, self.subjects, perspectives, settings.memory)
-        self.foreground = Foreground()  # requests in flight (the API marks them): background jobs give way
         self.claim_embeddings = ClaimEmbeddings(self.graph, self.encoder, self.foreground)
         # The optional reranking stage scores with a second model, named like the embedding model.
         rerank_model = settings.recall.rerank_model

@@ -1,5 +1,5 @@
 """Benchmarks, run from a checkout: `python -m bench ingest|walk|locomo ...` (not shipped in the
-package). Each builds what it measures through app.memory.Memory or the REST API, like any shell."""
+package). Each builds what it measures through donto.memory.Memory or the REST API, like any shell."""
 
 from __future__ import annotations
 

@@ -74,6 +74,18 @@ def test_duplicates_inside_one_batch_collapse_to_the_first(api: Api):
     assert out["claims"][1] == {"id": out["claims"][0]["id"], "created": False}
 
 
+def test_a_batch_larger_than_a_write_slice_is_one_transaction_at_one_recorded_at(api: Api):
+    """The service writes a batch's new claims in slices (giving way to light requests between them),
+    inside the batch's one transaction: every claim, one transaction time, none seen half-written."""
+    from donto.claims.service import WRITE_SLICE
+
+    size = 2 * WRITE_SLICE + 7
+    out = api.write(*(claim(f"sliced-{i}", "in_batch", "big") for i in range(size)))
+    assert len(out["claims"]) == size and all(c["created"] for c in out["claims"])
+    written = api.list(predicate="in_batch", limit=1000)
+    assert len(written) == size and {c["tx_from"] for c in written} == {out["recorded_at"]}
+
+
 def test_as_of_valid_time(api: Api):
     api.write(
         claim("apple", "ceo", "tim-cook", valid_from="2011-08-24", valid_to="2026-06-01"),
