@@ -164,6 +164,12 @@ class AsyncClient:
         headers = {"User-Agent": f"donto-client/{__version__}"}
         if key := api_key or find_key():
             headers["Authorization"] = f"Bearer {key}"
+        # Said with a 401 when no key was found: where the client looked.
+        self._no_key = (
+            None
+            if key
+            else f"no key was sent: none given, DONTO_API_KEY unset, no .donto/api-key in {Path.cwd()} or above"
+        )
         if workspace := workspace or os.environ.get("DONTO_WORKSPACE"):
             headers["X-Donto-Workspace"] = workspace
         if session:
@@ -211,7 +217,7 @@ class AsyncClient:
                     return response
                 if response.status_code not in RETRIED or attempt >= retries:
                     if response.is_error:
-                        raise from_response(response)
+                        raise from_response(response, self._no_key if response.status_code == 401 else None)
                     return response
                 await asyncio.sleep(self._backoff(attempt, retry_after_s(response)))
             attempt += 1

@@ -89,7 +89,7 @@ def retry_after_s(response: httpx.Response) -> float | None:
         return None
 
 
-def from_response(response: httpx.Response) -> DontoAPIError:
+def from_response(response: httpx.Response, hint: str | None = None) -> DontoAPIError:
     try:
         body: Any = response.json()
     except ValueError:
@@ -98,8 +98,9 @@ def from_response(response: httpx.Response) -> DontoAPIError:
     if not isinstance(error, dict):  # not donto's body (a proxy's page): keep what came
         error = {"code": f"http_{response.status_code}", "message": str(body)[:500] or response.reason_phrase}
     kind = _BY_STATUS.get(response.status_code, ServerError if response.status_code >= 500 else DontoAPIError)
+    message = str(error.get("message", ""))
     return kind(
-        str(error.get("message", "")),
+        f"{message}; {hint}" if hint else message,
         status=response.status_code,
         code=str(error.get("code", "error")),
         field=error.get("field"),

@@ -190,3 +190,17 @@ print(type(client).__name__, donto.AsyncClient.__name__, donto.InvalidRequest.__
     done = subprocess.run([sys.executable, "-c", probe], cwd=REPO.parent, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["Client", "AsyncClient", "DontoAPIError"]
+
+
+def test_a_401_with_no_key_found_says_where_the_client_looked(tmp_path, monkeypatch):
+    monkeypatch.delenv("DONTO_API_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    refused = (401, {}, {"error": {"code": "unauthorized", "message": "send a key", "field": "Authorization"}})
+    with (
+        scripted_donto([refused]) as (url, seen),
+        donto.Client(url) as memory,
+        pytest.raises(donto.Unauthorized) as raised,
+    ):
+        memory.list_predicates()
+    assert "Authorization" not in seen[0]["headers"]
+    assert f"DONTO_API_KEY unset, no .donto/api-key in {tmp_path} or above" in raised.value.message
