@@ -116,6 +116,20 @@ def test_images_text_goes_before_the_text_and_one_unread_is_reported_not_refused
     assert api.get(f"/v1/documents/{out['source_id']}/text").text == "Only words."
 
 
+def test_a_request_with_images_takes_a_heavy_turn_however_small(api: Api, monkeypatch):
+    turns = api.client.app.state.workspace_turns
+    taken, turn = [], turns.turn
+
+    def recorded(workspace: str, heavy: bool = False):
+        taken.append(heavy)
+        return turn(workspace, heavy)
+
+    monkeypatch.setattr(turns, "turn", recorded)
+    memorize(api, text="A short note.")
+    memorize(api, text="A short note.", images=[SHOT])  # 12 kB: light by its size, heavy by its OCR
+    assert taken == [False, True]
+
+
 def test_an_image_is_extracted_from_like_text(xapi: Api, llm: ScriptedLLM):
     llm.queue(lines({"id": "f1", "s": "shed key", "p": "hangs_in", "o": "back office", "q": SHED[0], "c": 0.9}))
     out = memorize(xapi, images=[SHOT], **{"async": False})
