@@ -262,7 +262,8 @@ class OcrSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DONTO_OCR_", extra="ignore")
 
     # Cores one image is read with. The process reads one image at a time, so 1 leaves the other
-    # cores to everyone else; 2 read an image about 1.5x as fast here (`python -m bench ocr`).
+    # cores to everyone else; 2 were 1.4-1.9x as fast on 2 quiet cores, no faster on busy ones
+    # (`python -m bench ocr`, docs/benchmarks.md).
     threads: int = Field(default=1, ge=1)
 
 
