@@ -123,7 +123,7 @@ class Ocr:
         what = image_format(data)
         if what is None:
             raise UnreadableImage(f"not an image donto reads ({IMAGE_FORMATS}, known by its first bytes)")
-        from PIL import Image, UnidentifiedImageError
+        from PIL import Image
 
         try:
             with Image.open(io.BytesIO(data)) as opened:
@@ -136,8 +136,9 @@ class Ocr:
                 image = _on_white(opened)
         except UnreadableImage:
             raise
-        except (UnidentifiedImageError, OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
-            raise UnreadableImage(f"a {what.upper()} that could not be decoded ({exc})") from None
+        except Exception as exc:  # noqa: BLE001 - an image from anywhere: Pillow's decoders raise many kinds
+            detail = str(exc) or type(exc).__name__
+            raise UnreadableImage(f"a {what.upper()} that could not be decoded ({detail})") from None
         with self._lock:
             engine = self._loaded()
             try:

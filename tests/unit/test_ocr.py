@@ -72,3 +72,13 @@ def test_images_come_as_data_urls_or_bare_base64():
 def test_boxes_become_lines_top_to_bottom_each_left_to_right():
     boxes = [Box(300, 52, 80, "Lisbon"), Box(10, 10, 40, "Account"), Box(10, 50, 78, "City"), Box(200, 12, 38, "mel")]
     assert lines_of(boxes) == "Account mel\nCity Lisbon"
+
+
+@pytest.mark.parametrize("fmt", ["PNG", "JPEG", "GIF", "BMP", "WEBP"])
+def test_a_damaged_image_is_read_or_unreadable_never_an_error(ocr: Ocr, fmt):
+    data = text_image(["Room B2"], fmt, size=16)
+    for damaged in (data[: len(data) // 2], data[:40] + bytes(len(data) - 40), data[:12] + b"\xff" * 64):
+        try:
+            assert isinstance(ocr.read(damaged), str)
+        except UnreadableImage as exc:
+            assert str(exc).startswith((f"a {fmt} that could not be decoded", "not an image donto reads"))
