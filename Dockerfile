@@ -4,6 +4,11 @@ FROM python:3.11-slim
 ENV PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /srv/donto
 
+# OpenCV (which the OCR, rapidocr-onnxruntime, requires as opencv-python) links libGL and GLib, which
+# the slim image lacks: without them `import cv2` fails and every image given to memorize is unread.
+RUN apt-get update && apt-get install -y --no-install-recommends libgl1 libglib2.0-0 \
+    && rm -rf /var/lib/apt/lists/*
+
 # CPU-only PyTorch first: sentence-transformers would otherwise pull the multi-gigabyte CUDA build.
 RUN pip install --index-url https://download.pytorch.org/whl/cpu torch
 

@@ -91,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     key_actions.add_parser("rotate", help="revoke the key and print a new one for its workspace").add_argument("key_id")
 
     memorize = sub.add_parser(
-        "memorize", help="keep files (PDF, HTML, Markdown, text) as documents and queue their extraction"
+        "memorize",
+        help="keep files (PDF, HTML, Markdown, text, images read by OCR) as documents and queue their extraction",
     )
     memorize.add_argument("files", nargs="+", type=Path)
     memorize.add_argument("--workspace", type=workspace_name, default="default")
@@ -339,14 +340,16 @@ def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
     import time
 
     from donto.errors import InvalidInput
+    from donto.extraction.ocr import Ocr
     from donto.extraction.sources import UnreadableSource, read_source
     from donto.memorize.service import MemorizeRequest
     from donto.memory import Memory
 
+    ocr = Ocr(settings.ocr.threads)  # an image's text (PNG, JPEG, WebP, GIF, BMP); loaded only for one
     sources = []  # every file read before anything is kept: one it cannot read leaves no half-done batch
     for path in args.files:
         try:
-            sources.append((path, read_source(path.read_bytes(), str(path))))
+            sources.append((path, read_source(path.read_bytes(), str(path), ocr)))
         except UnreadableSource as exc:
             raise InvalidInput(str(exc), field="files") from None
     with Memory(settings).open(apply_schema=False) as memory:

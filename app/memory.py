@@ -35,6 +35,7 @@ from donto.episodes.service import EpisodeService
 from donto.errors import BackendUnavailable, SchemaMismatch
 from donto.explore.service import ExploreService
 from donto.extraction.llm import RequestLimit
+from donto.extraction.ocr import Ocr
 from donto.extraction.prompts import BUILTIN, Prompts, PromptsFileError, load_prompts
 from donto.graph.client import GraphClient, same_model
 from donto.identity.service import IdentityService
@@ -138,6 +139,7 @@ class Memory:
             # the workers run at once, each job's chunks and apertures, and memorize requests.
             limit=RequestLimit(settings.llm.concurrency),
             prompts=self.prompts,
+            ocr=Ocr(settings.ocr.threads),  # one engine per process, loaded when the first image comes
         )
 
         kinds: list[JobKind] = [self.claim_embeddings]

@@ -11,6 +11,7 @@ Groups and their variables:
 - RecallSettings      DONTO_RECALL_ARM_WEIGHTS, DONTO_RECALL_RERANK_MODEL, DONTO_RECALL_RERANK_DEPTH
 - LLMSettings         DONTO_LLM_BASE_URL, DONTO_LLM_MODEL, DONTO_LLM_API_KEY, DONTO_LLM_TIMEOUT_S, ...
 - ExtractionSettings  DONTO_EXTRACTION_PROMPTS — a prompt file over the built-in extraction prompts
+- OcrSettings         DONTO_OCR_THREADS — cores one image given to memorize is read with
 - McpSettings         DONTO_MCP_KEY, DONTO_MCP_WORKSPACE — the caller of `donto mcp` (stdio)
 """
 
@@ -255,6 +256,17 @@ class ExtractionSettings(BaseSettings):
     prompts: Path | None = None
 
 
+class OcrSettings(BaseSettings):
+    """Reading the text in images given to memorize (extraction/ocr.py: RapidOCR, offline)."""
+
+    model_config = SettingsConfigDict(env_prefix="DONTO_OCR_", extra="ignore")
+
+    # Cores one image is read with. The process reads one image at a time, so 1 leaves the other
+    # cores to everyone else; 2 were 1.4-1.9x as fast on 2 quiet cores, no faster on busy ones
+    # (`python -m bench ocr`, docs/benchmarks.md).
+    threads: int = Field(default=1, ge=1)
+
+
 class McpSettings(BaseSettings):
     """Who `donto mcp` (MCP over stdio) acts for: a key checked like an HTTP request's, and for
     the admin key the workspace (a bound key has its own)."""
@@ -281,6 +293,7 @@ class Settings(BaseModel):
     recall: RecallSettings = Field(default_factory=RecallSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
+    ocr: OcrSettings = Field(default_factory=OcrSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
 

@@ -142,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     scale.add_argument("--json", default="docs/bench-scale.json")
     scale.add_argument("--png", default="docs/bench-scale.png")
 
+    ocr = kinds.add_parser("ocr", help="the offline OCR beside Tesseract: character accuracy and time per image")
+    ocr.add_argument("--runs", type=at_least_one, default=3, help="reads of each image, the median timed")
+    ocr.add_argument("--threads", type=at_least_one, default=2, help="also measure RapidOCR with this many threads")
+    ocr.add_argument("--show", action="store_true", help="print what each engine read")
+
     for kind in kinds.choices.values():
         kind.add_argument(
             "--throwaway",

@@ -1,6 +1,7 @@
 """Files as text, as `donto memorize FILE` keeps them: read by their content, never by their name.
 
-PDF (pypdf: pure Python, each page's text), HTML (its main text, without the page's navigation,
+Images (PNG, JPEG, WebP, GIF, BMP: their text read by the offline OCR of extraction/ocr.py, when
+the caller gives one), PDF (pypdf: pure Python, each page's text), HTML (its main text, without the page's navigation,
 header and footer: trafilatura, the maintained boilerplate remover that web corpora are built
 with; a hand-written tag stripper kept menus and cookie notices), Markdown and plain text (UTF-8,
 kept as written). Anything else is refused, saying what it looks like. The text returned is the
@@ -14,14 +15,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-SourceKind = Literal["pdf", "html", "markdown", "text"]
-READS = "donto reads PDF, HTML, Markdown and plain text (UTF-8)"
+from donto.extraction.ocr import Ocr, UnreadableImage, image_format
+
+SourceKind = Literal["pdf", "html", "markdown", "text", "image"]
+READS = "donto reads PDF, HTML, Markdown, plain text (UTF-8) and images (PNG, JPEG, WebP, GIF, BMP)"
 # What a file that is none of those most likely is, by its first bytes.
 SIGNATURES = (
-    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF87a", "a GIF image"),
-    (b"GIF89a", "a GIF image"),
     (b"II*\x00", "a TIFF image"),
     (b"MM\x00*", "a TIFF image"),
     (b"PK\x03\x04", "a ZIP archive (a .docx, .xlsx or .odt is one)"),
@@ -44,10 +43,14 @@ class UnreadableSource(ValueError):
     """A file donto does not read, or cannot get text out of; the message names it."""
 
 
-def read_source(data: bytes, name: str) -> SourceText:
-    """The text of a file named `name` (used in messages and as the title when it has none)."""
+def read_source(data: bytes, name: str, ocr: Ocr | None = None) -> SourceText:
+    """The text of a file named `name` (used in messages and as the title when it has none); an
+    image's is read with `ocr` (without one, an image is refused)."""
     if data.startswith(b"%PDF-"):
         return _pdf(data, name)
+    what = image_format(data)
+    if what is not None:
+        return _image(data, name, what, ocr)
     for signature, what in SIGNATURES:
         if data.startswith(signature):
             raise UnreadableSource(f"{name}: {what}; {READS}")
@@ -77,8 +80,22 @@ def _pdf(data: bytes, name: str) -> SourceText:
         raise UnreadableSource(f"{name}: a PDF that could not be read ({type(exc).__name__}: {exc})") from None
     text = "\n\n".join(p for p in pages if p)
     if not text.strip():
-        raise UnreadableSource(f"{name}: a PDF with no text in it (scanned pages need OCR, which donto lacks yet)")
+        raise UnreadableSource(
+            f"{name}: a PDF with no text in it (scanned pages are not read: give donto each page as an image)"
+        )
     return SourceText(text, (title or "").strip() or name, "pdf")
+
+
+def _image(data: bytes, name: str, what: str, ocr: Ocr | None) -> SourceText:
+    if ocr is None:
+        raise UnreadableSource(f"{name}: a {what.upper()} image, and no OCR was given to read it")
+    try:
+        text = ocr.read(data).strip()
+    except UnreadableImage as exc:
+        raise UnreadableSource(f"{name}: {exc}") from None
+    if not text:
+        raise UnreadableSource(f"{name}: a {what.upper()} image with no text that OCR could read")
+    return SourceText(text, name, "image")
 
 
 def _html(html: str, name: str) -> SourceText:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import socket
 import threading
 import time
@@ -129,3 +130,22 @@ PAGE = """<!doctype html><html><head><title>Garden committee minutes</title></he
 <p>The shed key now hangs in the library's back office. Ask Tom at the front desk for it.</p>
 </article></main>
 <footer>Copyright 2026 Riverside Allotments. Cookie settings. Privacy policy.</footer></body></html>"""
+
+
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def text_image(lines: list[str], fmt: str = "PNG", size: int = 28, **save) -> bytes:
+    """An image of `lines` drawn black on white with a real font (DejaVu Sans; Pillow's own scalable
+    font where it is not installed), one line under another: a screenshot whose text is known."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(str(FONT), size) if FONT.exists() else ImageFont.load_default(size)
+    width = max(int(font.getlength(line)) for line in lines) + 2 * size
+    image = Image.new("RGB", (width, size * (2 * len(lines) + 1)), "white")
+    draw = ImageDraw.Draw(image)
+    for i, line in enumerate(lines):
+        draw.text((size, size * (2 * i + 1) - size // 2), line, fill="black", font=font)
+    out = io.BytesIO()
+    image.save(out, fmt, **save)
+    return out.getvalue()

@@ -4,6 +4,7 @@ an API key and stay in its workspace; what they write, the REST API reads there.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -26,7 +27,7 @@ from scripted_llm import KM, RACE, TEXT, ScriptedLLM, lines, with_llm
 
 from donto.extraction.prompts import DEFAULT_LENSES
 from donto.mcp.stdio_transport import refusal_of
-from support import ADMIN_KEY, REPO, Api, served_api
+from support import ADMIN_KEY, REPO, Api, served_api, text_image
 
 TOOLS = (
     {
@@ -609,6 +610,14 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
             listed = await call(mcp, "list_jobs", state="queued")
             assert [j["id"] for j in listed["jobs"]] == [queued["job_id"]]
             assert (await call(mcp, "cancel_job", id=queued["job_id"]))["state"] == "cancelled"
+            shot = base64.b64encode(text_image(["Invoice 4471 is paid."])).decode()  # bare base64: a screenshot
+            read = await call(mcp, "memorize", text="From the call.", images=[shot])
+            assert read["images"][0]["format"] == "png" and read["images"][0]["chars"] > 0
+            [text] = (await mcp.read_resource(f"donto://documents/{read['source_id']}")).contents
+            assert text.text.startswith("[OCR text from image #1]\nInvoice") and text.text.endswith(
+                "\n\nFrom the call."
+            )
+            assert (await call(mcp, "cancel_job", id=read["job_id"]))["state"] == "cancelled"
 
             # Resources: a claim and an entity's profile, as JSON, by URI.
             templates = {t.uri_template for t in (await mcp.list_resource_templates()).resource_templates}
@@ -630,10 +639,11 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
             assert (await refused(mcp, "memorize", text="x", occurred_at="sometime"))["field"] == "occurred_at"
             assert (await refused(mcp, "memorize", text="x", mode="sequentially"))["field"] == "mode"
             assert (await refused(mcp, "memorize", text="x", lenses="all of them"))["field"] == "lenses"
+            assert (await refused(mcp, "memorize", text="x", images=["not base64!"]))["field"] == "images[0]"
             assert (await refused(mcp, "list_jobs", state="lost"))["field"] == "state"
             assert (await refused(mcp, "get_job", id="no-such-job"))["code"] == "not_found"
             assert (await refused(mcp, "register_document", text=""))["field"] == "text"
-        assert len(api.get("/v1/jobs").json()["jobs"]) == 2
+        assert len(api.get("/v1/jobs").json()["jobs"]) == 3
 
     with served_api(with_llm(settings, llm)) as port:
         anyio.run(scenario, port)

@@ -12,6 +12,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 
+from donto.api.fairness import carries_images
 from donto.auth.keys import Principal
 from donto.errors import BackendUnavailable, InvalidInput, RateLimited
 from donto.memory import Memory
@@ -83,7 +84,10 @@ async def workspace(request: Request, p: Annotated[Principal, Depends(principal)
     """The caller's workspace, for as long as the request runs: one of its workspace's turns
     (app/api/fairness.py), so that one tenant's flood cannot take every worker thread."""
     turns = request.app.state.workspace_turns
-    async with turns.turn(p.workspace, turns.heavy(request.headers)):
+    heavy = turns.heavy(request.headers)
+    if not heavy and request.method == "POST" and request.url.path == "/v1/memorize":
+        heavy = carries_images(await request.body())  # read already: FastAPI parses the body before this
+    async with turns.turn(p.workspace, heavy):
         yield p.workspace
 
 

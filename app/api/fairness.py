@@ -12,11 +12,16 @@ clock lock anyway; two at once had one batch read and checked while the other wa
 threads and on the cores another tenant's questions needed, and one ready to start waits for the
 light requests in flight (LIGHT_FIRST_S at most). bench tenants --flood 8 on 2 cores: the quiet
 tenant's recall p95 3.93x its floor with two at once and no wait, 2.21x with one and the wait
-(medians), the flood 5,191-5,923 -> 3,946-4,191 claims/s."""
+(medians), the flood 5,191-5,923 -> 3,946-4,191 claims/s.
+
+A memorize request that carries images is heavy whatever its size: a 20 KB screenshot is read by
+OCR for about a second of CPU (`python -m bench ocr`), far more than its bytes say. (The process
+reads one image at a time, on DONTO_OCR_THREADS cores: extraction/ocr.py.)"""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -26,6 +31,7 @@ from donto.errors import WorkspaceBusy
 HEAVY_AT_ONCE = 1
 HEAVY_RETRY_AFTER_S = 1  # a 1,000-claim batch is written in well under a second
 LIGHT_FIRST_S = 0.5  # the longest a heavy request waits, ready to start, for the light ones in flight
+CARRIES_IMAGES = re.compile(rb'"images"\s*:\s*\[\s*"')  # a JSON body with a non-empty list of images
 
 
 def is_heavy(headers: Mapping[str, str], heavy_bytes: int) -> bool:
@@ -34,6 +40,11 @@ def is_heavy(headers: Mapping[str, str], heavy_bytes: int) -> bool:
     if length is not None:
         return length.isdigit() and int(length) >= heavy_bytes
     return "chunked" in headers.get("transfer-encoding", "").lower()
+
+
+def carries_images(body: bytes) -> bool:
+    """A memorize body with images in it: OCR makes it heavy, however small."""
+    return CARRIES_IMAGES.search(body) is not None
 
 
 class WorkspaceTurns:

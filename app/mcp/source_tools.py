@@ -22,8 +22,9 @@ from donto.api.schemas.common import Id, Instant, Key
 from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
 from donto.api.schemas.explore import EntityProfileOut
 from donto.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, State
-from donto.api.schemas.memorize import Lenses, MemorizeIn, MemorizeOut
+from donto.api.schemas.memorize import IMAGES_DESCRIPTION, Image, Lenses, MemorizeIn, MemorizeOut
 from donto.extraction.engine import MAX_PASSES, ModeName
+from donto.extraction.ocr import MAX_IMAGES
 from donto.jobs.store import MAX_PAGE
 from donto.mcp.common import READS, WRITES, as_rest
 from donto.mcp.common import result as _result
@@ -102,12 +103,14 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
                 "for the built-in set (people and roles, times, places, quantities, causes, who said what)"
             ),
         ] = [],  # noqa: B006 - the SDK copies arguments per call
+        images: Annotated[list[Image], Field(max_length=MAX_IMAGES, description=IMAGES_DESCRIPTION)] = [],  # noqa: B006
         wait: Annotated[
             bool, Field(description="true: extract now and answer with the result (can take minutes); false: queue it")
         ] = False,
     ) -> Annotated[CallToolResult, MemorizeOut]:
         """Read a text (or a kept document or conversation) and remember the facts in it as dated claims.
 
+        Images (screenshots, photos of pages) are read by OCR and their text kept with the text.
         The text is kept as a document at once, so recall finds it even before (or without) extraction.
         With an LLM endpoint configured, a job extracts claims: each dated against occurred_at, a later
         value of a single-valued fact (where someone lives) superseding the earlier one. Queued (the
@@ -124,6 +127,7 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
                 "passes": passes,
                 "lenses": lenses,
                 "async": not wait,
+                "images": images,
             }
         )
         return _result(MemorizeOut.of(memory.memorize.memorize(workspace_of(ctx), body.to_request(), "mcp")))

@@ -40,6 +40,15 @@ from donto.errors import InvalidInput
 from donto.extraction.engine import MAX_PASSES, ExtractionResult, Extractor, FoundFact, PassReport, canonical_mode
 from donto.extraction.facts import IDENTITY_PREDICATES
 from donto.extraction.llm import ChatClient, LLMConfig, RequestLimit
+from donto.extraction.ocr import (
+    IMAGE_FORMATS,
+    MAX_IMAGE_BYTES,
+    MAX_IMAGES,
+    MAX_IMAGES_BYTES,
+    Ocr,
+    UnreadableImage,
+    image_format,
+)
 from donto.extraction.prompts import BUILTIN, Prompts
 from donto.graph.client import GraphClient
 from donto.identity.service import IdentityService, LinkOutcome, Proposal
@@ -81,6 +90,19 @@ class MemorizeRequest:
     passes: int = 3
     lenses: tuple[str, ...] | Literal["default"] = ()  # "default": the prompts' default lenses
     run_async: bool = True
+    images: tuple[bytes, ...] = ()  # read by OCR; their text is put before `text` (or is the text)
+    read: tuple[ImageRead, ...] = ()  # what check read in each image
+
+
+@dataclass(frozen=True)
+class ImageRead:
+    """One image of a request: what OCR read in it (`chars` of the kept text) or why nothing."""
+
+    index: int
+    format: str
+    bytes: int
+    chars: int = 0
+    error: str | None = None
 
 
 SourceKind = Literal["document", "session"]
@@ -97,6 +119,7 @@ class MemorizeOutcome:
     queue_position: int | None = None
     eta_s: float | None = None
     summary: dict[str, Any] | None = None
+    images: tuple[ImageRead, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,8 +151,10 @@ class MemorizeService:
         identity: IdentityService,
         limit: RequestLimit | None = None,
         prompts: Prompts = BUILTIN,
+        ocr: Ocr | None = None,
     ):
         self.graph = graph
+        self.ocr = ocr or Ocr()  # loaded when an image first comes
         # Requests in flight to the endpoint: one limit for every job and request of the process.
         self.limit = limit or RequestLimit(llm.concurrency)
         self.prompts = prompts  # what the model is asked: the built-in prompts or a prompt file's
@@ -151,7 +176,7 @@ class MemorizeService:
         """Keep the checked request's source and queue (or run) its extraction."""
         source_kind, source_id = self._keep(workspace, request)
         if not self.llm.configured:
-            return MemorizeOutcome(source_kind, source_id, request.mode, "not_configured")
+            return MemorizeOutcome(source_kind, source_id, request.mode, "not_configured", images=request.read)
         job_request = {
             "mode": request.mode,
             # Which prompts read the text: builtin-<digest>, or file:<sha256 prefix>+builtin-<digest>.
@@ -173,13 +198,17 @@ class MemorizeService:
         )
         if request.run_async:
             eta = self._eta(workspace, position)
-            return MemorizeOutcome(source_kind, source_id, request.mode, "queued", job_id, position, eta)
+            return MemorizeOutcome(
+                source_kind, source_id, request.mode, "queued", job_id, position, eta, images=request.read
+            )
         job = ClaimedJob(job_id, workspace, "extract", job_request, request.mode, source_kind, source_id, 1)
         with self.jobs.held(job_id, runner) as check:
             self.run(job, runner, check)
         view = self.jobs.get(workspace, job_id)
         state = cast(ExtractionState, view.state)
-        return MemorizeOutcome(source_kind, source_id, request.mode, state, job_id, None, None, view.summary)
+        return MemorizeOutcome(
+            source_kind, source_id, request.mode, state, job_id, None, None, view.summary, request.read
+        )
 
     def memorize_many(self, workspace: str, requests: list[MemorizeRequest], runner: str) -> list[MemorizeOutcome]:
         """Several texts, one job each, in order; every request is checked before any is kept, so a
@@ -208,8 +237,18 @@ class MemorizeService:
         elif isinstance(request.lenses, str):
             raise InvalidInput('lenses is a list of lenses or "default"', field="lenses")
         given = [name for name in ("text", "document_id", "session_id") if getattr(request, name) is not None]
-        if len(given) != 1:
-            raise InvalidInput("give exactly one of text, document_id or session_id", field=(given or ["text"])[-1])
+        if request.images and given and given != ["text"]:
+            raise InvalidInput(
+                "images go with text, or alone: their text is kept in the new document, not in a kept "
+                "document or session",
+                field="images",
+            )
+        if len(given) != 1 and not (request.images and not given):
+            raise InvalidInput(
+                "give exactly one of text, document_id or session_id (or images)", field=(given or ["text"])[-1]
+            )
+        if request.images:
+            request = self._read_images(request)
         if request.occurred_at is not None and request.text is None:
             raise InvalidInput(
                 "occurred_at dates a text given here; a registered document has its own (POST /v1/documents)",
@@ -236,6 +275,45 @@ class MemorizeService:
                 field="async",
             )
         return request
+
+    def _read_images(self, request: MemorizeRequest) -> MemorizeRequest:
+        """The request with its images' text put before its text, as seed 001 does ("[OCR text from
+        image #N]" above each image's lines), and what was read in each. An image that is no image
+        donto reads, or too large, is refused (images[i]); one that cannot be decoded or has no text
+        is reported and left out, unless nothing at all is left to keep (then images is refused)."""
+        if len(request.images) > MAX_IMAGES:
+            raise InvalidInput(f"at most {MAX_IMAGES} images a request", field="images")
+        formats = []
+        for i, data in enumerate(request.images):
+            what = image_format(data)
+            if what is None:
+                raise InvalidInput(f"not an image donto reads ({IMAGE_FORMATS}, known by its bytes)", f"images[{i}]")
+            if len(data) > MAX_IMAGE_BYTES:
+                raise InvalidInput(
+                    f"{len(data):,} bytes; an image is at most {MAX_IMAGE_BYTES:,} bytes", field=f"images[{i}]"
+                )
+            formats.append(what)
+        total = sum(len(data) for data in request.images)
+        if total > MAX_IMAGES_BYTES:
+            raise InvalidInput(f"{total:,} bytes of images; at most {MAX_IMAGES_BYTES:,} a request", field="images")
+        parts, read = [], []
+        for i, (data, what) in enumerate(zip(request.images, formats, strict=True)):
+            try:
+                text = self.ocr.read(data).strip()
+            except UnreadableImage as exc:
+                read.append(ImageRead(i, what, len(data), error=str(exc)))
+                continue
+            if not text:
+                read.append(ImageRead(i, what, len(data), error="no text found in it"))
+                continue
+            parts.append(f"[OCR text from image #{i + 1}]\n{text}")
+            read.append(ImageRead(i, what, len(data), chars=len(text)))
+        if not parts and request.text is None:
+            reasons = "; ".join(f"images[{r.index}]: {r.error}" for r in read)
+            raise InvalidInput(f"no text could be read in the images, and no text was given ({reasons})", "images")
+        if request.text is not None:
+            parts.append(request.text)
+        return replace(request, text="\n\n".join(parts), read=tuple(read))
 
     def _keep(self, workspace: str, request: MemorizeRequest) -> tuple[SourceKind, str]:
         """The source to extract from, kept as a document when given as text (the request was checked)."""

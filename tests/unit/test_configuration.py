@@ -90,7 +90,8 @@ def test_memorize_reads_every_file_before_it_keeps_any(tmp_path, capsys):
     assert capsys.readouterr().err == f"donto: {tmp_path / 'missing.txt'}: No such file or directory\n"
     assert main(["memorize", str(kept), str(latin1)]) == 1
     assert capsys.readouterr().err == (
-        f"donto: {latin1}: neither PDF nor UTF-8 text; donto reads PDF, HTML, Markdown and plain text (UTF-8)\n"
+        f"donto: {latin1}: neither PDF nor UTF-8 text; donto reads PDF, HTML, Markdown, plain text (UTF-8) "
+        "and images (PNG, JPEG, WebP, GIF, BMP)\n"
     )
 
 

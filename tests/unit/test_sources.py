@@ -1,15 +1,18 @@
 """Files become the text donto keeps by what they contain, never by their name: PDF, HTML (its main
-text), Markdown and plain text; anything else is refused, saying what it looks like."""
+text), Markdown, plain text and images (their text read by OCR); anything else is refused, saying
+what it looks like."""
 
 from __future__ import annotations
 
 import io
 
 import pytest
+from PIL import Image
 from pypdf import PdfWriter
 
+from donto.extraction.ocr import Ocr
 from donto.extraction.sources import UnreadableSource, read_source
-from support import PAGE, minimal_pdf
+from support import PAGE, minimal_pdf, text_image
 
 
 def test_a_pdf_is_read_page_text_with_its_own_title():
@@ -56,8 +59,7 @@ def test_plain_text_is_kept_as_written_a_bom_dropped():
 @pytest.mark.parametrize(
     ("data", "what"),
     [
-        (b"\x89PNG\r\n\x1a\n\x00\x00", "a PNG image"),
-        (b"\xff\xd8\xff\xe0\x00\x10JFIF", "a JPEG image"),
+        (b"II*\x00\x08\x00", "a TIFF image"),
         (b"PK\x03\x04\x14\x00", "a ZIP archive"),
         (b"\xc3\x28 not utf-8", "neither PDF nor UTF-8 text"),
         (b"text\x00with a NUL", "binary data"),
@@ -67,4 +69,20 @@ def test_anything_else_is_refused_by_name_saying_what_it_looks_like(data, what):
     with pytest.raises(UnreadableSource) as refused:
         read_source(data, "whiteboard.bin")
     message = str(refused.value)
-    assert message.startswith(f"whiteboard.bin: {what}") and "donto reads PDF, HTML, Markdown and plain text" in message
+    assert message.startswith(f"whiteboard.bin: {what}") and "donto reads PDF, HTML, Markdown, plain text" in message
+
+
+def test_an_image_is_read_by_its_content_with_the_ocr_given_and_refused_without_one():
+    ocr = Ocr()
+    shot = text_image(["Priya will order the compost bins."], "JPEG", quality=90)
+    source = read_source(shot, "notes.txt", ocr)  # by content: the name says text
+    assert (source.kind, source.title) == ("image", "notes.txt")
+    assert source.text.replace(" ", "") == "Priyawillorderthecompostbins."
+    with pytest.raises(UnreadableSource, match=r"^notes\.txt: a JPEG image, and no OCR was given to read it"):
+        read_source(shot, "notes.txt")
+    blank = io.BytesIO()
+    Image.new("RGB", (200, 80), "white").save(blank, "PNG")
+    with pytest.raises(UnreadableSource, match=r"^blank\.png: a PNG image with no text that OCR could read"):
+        read_source(blank.getvalue(), "blank.png", ocr)
+    with pytest.raises(UnreadableSource, match=r"^torn\.png: a PNG that could not be decoded"):
+        read_source(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "torn.png", ocr)

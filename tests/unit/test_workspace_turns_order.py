@@ -71,3 +71,10 @@ def test_a_workspaces_heavy_requests_run_one_at_a_time() -> None:
 
     first, second = sorted(asyncio.run(scenario()))
     assert first < 0.05 and 0.08 < second < 0.5
+
+
+def test_a_memorize_body_with_images_is_heavy_however_small() -> None:
+    assert fairness.carries_images(b'{"text": "a", "images": ["data:image/png;base64,iVBORw0KGgo="]}')
+    assert fairness.carries_images(b'{"images":[\n  "iVBORw0KGgo="]}')
+    assert not fairness.carries_images(b'{"text": "a", "images": []}')
+    assert not fairness.carries_images(b'{"text": "the \\"images\\" of the war"}')

@@ -42,6 +42,8 @@ def memorize_batch(
     order. Every item is checked before any is kept: one bad item is a 422 naming `items[i].field`
     and keeps nothing. Items are always queued (`async: false` is refused): follow the jobs."""
     for i, item in enumerate(body.items):
+        if item.images:
+            raise InvalidInput("images are read in POST /v1/memorize, one request each", f"items[{i}].images")
         if not item.run_async:
             raise InvalidInput("a batch's items are queued: leave async true and follow the jobs", f"items[{i}].async")
     outcomes = memory.memorize.memorize_many(workspace, [item.to_request() for item in body.items], worker_id())

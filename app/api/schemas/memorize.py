@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from donto.api.schemas.common import Id, Instant, Strict
+from donto.errors import InvalidInput
 from donto.extraction.engine import MAX_PASSES, MODE_SYNONYMS, Mode, ModeName
+from donto.extraction.ocr import IMAGE_FORMATS, MAX_IMAGE_BYTES, MAX_IMAGE_CHARS, MAX_IMAGES, MAX_IMAGES_BYTES
 from donto.extraction.prompts import MAX_LENS_CHARS, MAX_LENSES
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
@@ -17,6 +20,16 @@ MAX_BATCH_ITEMS = 100
 Lens = Annotated[str, StringConstraints(min_length=1, max_length=MAX_LENS_CHARS)]
 # A list of lenses, or "default": the prompts' default set (extraction/prompts.py, or a prompt file's).
 Lenses = Annotated[list[Lens], Field(max_length=MAX_LENSES)] | Literal["default"]
+Image = Annotated[str, StringConstraints(min_length=1, max_length=MAX_IMAGE_CHARS)]
+IMAGES_DESCRIPTION = (
+    f"images whose text is read (offline OCR) and kept: each a data URL (data:image/png;base64,...) or bare "
+    f"base64 of a {IMAGE_FORMATS} (known by its bytes, not its declared type), at most {MAX_IMAGES} images, "
+    f"{MAX_IMAGE_BYTES // 2**20} MiB each and {MAX_IMAGES_BYTES // 2**20} MiB in all (decoded). Each image's "
+    "text goes before `text` under a line '[OCR text from image #N]' (or is the whole text when `text` is "
+    "absent), so it is recalled and extracted from like any text, and offsets count it. Anything else is "
+    "a 422 naming images[i]; an image that cannot be decoded or shows no text is reported in the answer's "
+    "`images` and left out, and when that leaves nothing to keep the request is a 422 naming images"
+)
 
 
 class MemorizeIn(Strict):
@@ -46,9 +59,18 @@ class MemorizeIn(Strict):
         "request records the lenses that ran",
     )
     run_async: bool = Field(default=True, alias="async", description="false: run now and answer with the result")
+    images: list[Image] = Field(default_factory=list, max_length=MAX_IMAGES, description=IMAGES_DESCRIPTION)
 
     def to_request(self) -> MemorizeRequest:
+        from donto.extraction.ocr import UnreadableImage, decode_image
         from donto.memorize.service import MemorizeRequest  # here, not at the top: only the server converts
+
+        images = []
+        for i, image in enumerate(self.images):
+            try:
+                images.append(decode_image(image))
+            except UnreadableImage as exc:
+                raise InvalidInput(str(exc), field=f"images[{i}]") from None
 
         return MemorizeRequest(
             text=self.text,
@@ -60,6 +82,7 @@ class MemorizeIn(Strict):
             passes=self.passes,
             lenses=self.lenses if isinstance(self.lenses, str) else tuple(self.lenses),
             run_async=self.run_async,
+            images=tuple(images),
         )
 
 
@@ -68,7 +91,18 @@ class MemorizeBatchIn(Strict):
         min_length=1,
         max_length=MAX_BATCH_ITEMS,
         description="texts (or kept documents, sessions) to memorize, one job each; every item is checked "
-        "before any is kept, so one bad item keeps nothing (422 naming items[i].field). Always queued",
+        "before any is kept, so one bad item keeps nothing (422 naming items[i].field). Always queued. "
+        "Images are not taken here (POST /v1/memorize, one request each)",
+    )
+
+
+class ImageReadOut(BaseModel):
+    index: int = Field(description="the image's place in the request's images")
+    format: Literal["png", "jpeg", "webp", "gif", "bmp"] = Field(description="as its bytes say")
+    bytes: int
+    chars: int = Field(description="characters of text read in it and kept (0: none)")
+    error: str | None = Field(
+        default=None, description="why nothing was read: it could not be decoded, or shows no text"
     )
 
 
@@ -81,6 +115,7 @@ class MemorizeOut(BaseModel):
     queue_position: int | None = Field(default=None, description="1 = next")
     eta_s: float | None = Field(default=None, description="a guess from this workspace's recent jobs")
     summary: dict[str, int | float | bool | list[str]] | None = None
+    images: list[ImageReadOut] | None = Field(default=None, description="with images: what was read in each, in order")
 
     @classmethod
     def of(cls, outcome: MemorizeOutcome) -> MemorizeOut:
@@ -93,6 +128,7 @@ class MemorizeOut(BaseModel):
             queue_position=outcome.queue_position,
             eta_s=outcome.eta_s,
             summary=outcome.summary,
+            images=[ImageReadOut(**asdict(read)) for read in outcome.images] if outcome.images else None,
         )
 
 
