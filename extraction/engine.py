@@ -22,8 +22,9 @@ report says so and the other passes go on. The engine knows nothing of Neo4j or 
 
 from __future__ import annotations
 
+import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
@@ -170,8 +171,10 @@ class Extractor:
         on_pass: Callable[[PassReport], None] | None = None,
     ) -> ExtractionResult:
         """The facts of every chunk, merged in chunk order (the first found wins a duplicate).
-        `on_pass` is called on this thread, in that order, as each pass is merged; what it raises
-        stops the extraction (the chunks under way finish their current pass and are dropped)."""
+        `on_pass` is called on this thread, in that order, as each pass is merged: the chunk being
+        merged streams its passes as they are answered, so a job records its progress (and can be
+        cancelled) pass by pass; what `on_pass` raises stops the extraction (the chunks under way
+        finish their current pass and are dropped)."""
         if mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}")
         if not 1 <= passes <= MAX_PASSES:
@@ -189,12 +192,15 @@ class Extractor:
         pieces = chunk(text, self.chunk_chars)
         halted = threading.Event()
         with ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(pieces)))) as pool:
+            answered: list[queue.SimpleQueue[_Step | None]] = [queue.SimpleQueue() for _ in pieces]
             futures = [
-                pool.submit(_chunk_steps, self, context, mode, n, p, plans, halted) for n, p in enumerate(pieces)
+                pool.submit(_chunk_steps, self, context, mode, n, p, plans, halted, answered[n])
+                for n, p in enumerate(pieces)
             ]
             try:
                 for number, (piece, future) in enumerate(zip(pieces, futures)):
-                    run.merge_chunk(number, piece, future.result())
+                    run.merge_chunk(number, piece, _as_answered(answered[number]))
+                    future.result()  # what the chunk's passes raised, if anything
             except BaseException:
                 halted.set()
                 for future in futures:
@@ -220,12 +226,34 @@ def _chunk_steps(
     piece: Chunk,
     plans: list[tuple[list[_Pass], int | None]],
     halted: threading.Event,
-) -> list[_Step]:
+    answered: queue.SimpleQueue[_Step | None],
+) -> None:
     """Every pass of one chunk, on its own: what a later pass (deep mode's, a lens's) is shown as
     known is what this chunk's earlier passes found, and a pass is dry when it adds nothing to them.
     So a chunk's passes do not wait on, or depend on the timing of, the other chunks'; a fact a later
-    chunk states again is a collision when the chunks are merged."""
-    steps: list[_Step] = []
+    chunk states again is a collision when the chunks are merged. Each pass is put on `answered`
+    as it is answered, and None after the last (or after what stopped them)."""
+    try:
+        _run_plans(engine, context, mode, number, piece, plans, halted, answered)
+    finally:
+        answered.put(None)
+
+
+def _as_answered(answered: queue.SimpleQueue[_Step | None]) -> Iterator[_Step]:
+    while (step := answered.get()) is not None:
+        yield step
+
+
+def _run_plans(
+    engine: Extractor,
+    context: str | None,
+    mode: Mode,
+    number: int,
+    piece: Chunk,
+    plans: list[tuple[list[_Pass], int | None]],
+    halted: threading.Event,
+    answered: queue.SimpleQueue[_Step | None],
+) -> None:
     facts: list[Fact] = []  # this chunk's facts so far, first found first
     keys: set[str] = set()
 
@@ -246,7 +274,7 @@ def _chunk_steps(
                 answers = list(pool.map(lambda step: _ask(engine, context, mode, number, piece, step, None), plan))
             for report, found in answers:  # in plan order, so the first aperture wins a duplicate
                 keep(found)
-                steps.append(_Step(report, found, 0))
+                answered.put(_Step(report, found, 0))
             continue
         dry = 0
         for step in plan:
@@ -255,11 +283,10 @@ def _chunk_steps(
             known = (known_facts_block(facts, engine.known_chars) or None) if step.shows_known else None
             shown = len(facts) if known else 0
             report, found = _ask(engine, context, mode, number, piece, step, known)
-            steps.append(_Step(report, found, shown))
+            answered.put(_Step(report, found, shown))
             dry = dry + 1 if keep(found) == 0 else 0
             if stop_after_dry and dry >= stop_after_dry:
                 break
-    return steps
 
 
 def _ask(
@@ -323,7 +350,7 @@ class _Run:
         self.reports: list[PassReport] = []
         self.index_by_key: dict[str, int] = {}
 
-    def merge_chunk(self, number: int, piece: Chunk, steps: list[_Step]) -> None:
+    def merge_chunk(self, number: int, piece: Chunk, steps: Iterator[_Step]) -> None:
         chunk_facts: list[int] = []  # the chunk's own facts, first found first: k<n> is chunk_facts[n - 1]
         chunk_keys: set[str] = set()
         for step in steps:

@@ -62,6 +62,7 @@ class ScriptedLLM:
         self.respond: Callable[[dict[str, Any]], Reply] | None = None
         self.in_flight = 0
         self.peak = 0
+        self._generation = 0  # reset_peak() starts a new one: a reply still out from before is not counted
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -79,13 +80,22 @@ class ScriptedLLM:
         return self.respond(body) if self.respond else self.default
 
     def reset_peak(self) -> None:
+        """Count from now: requests still in flight (a slow reply a killed worker left behind) are
+        left out of `in_flight` and `peak` from here on."""
         with self._lock:
-            self.peak = self.in_flight
+            self._generation += 1
+            self.in_flight = self.peak = 0
 
-    def _enter(self, entering: bool) -> None:
+    def _enter(self) -> int:
         with self._lock:
-            self.in_flight += 1 if entering else -1
+            self.in_flight += 1
             self.peak = max(self.peak, self.in_flight)
+            return self._generation
+
+    def _exit(self, generation: int) -> None:
+        with self._lock:
+            if generation == self._generation:
+                self.in_flight -= 1
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         llm = self
@@ -100,7 +110,7 @@ class ScriptedLLM:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
-                llm._enter(True)
+                self.generation = llm._enter()
                 self.counted = True  # out of flight once the reply is written, not after: see _send
                 try:
                     self._answer(body)
@@ -110,7 +120,7 @@ class ScriptedLLM:
             def _leave(self) -> None:
                 if getattr(self, "counted", False):
                     self.counted = False
-                    llm._enter(False)
+                    llm._exit(self.generation)
 
             def _answer(self, body: dict[str, Any]) -> None:
                 reply = llm._next(body)

@@ -716,7 +716,8 @@ def test_donto_worker_with_jobs_n_runs_n_jobs_at_once_and_each_exactly_once(
 ):
     texts = [f"{TEXT} (at once {i})" for i in range(6)]
     jobs = [memorize(xapi, 202, text=t, mode="single")["job_id"] for t in texts]
-    llm.respond = by_text(delay_s=1.0)
+    # Replies slow enough that the three workers' jobs overlap even on a loaded machine (1 s did not).
+    llm.respond = by_text(delay_s=3.0)
     llm.reset_peak()
     worker = subprocess.Popen(
         [sys.executable, "-m", "donto.cli", "worker", "--jobs", "3"],

@@ -4,6 +4,7 @@ production client and engine, with the replies small local models and busy endpo
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -431,3 +432,14 @@ def test_an_on_pass_that_raises_stops_the_chunks_still_to_come(llm):
     with pytest.raises(RuntimeError):
         engine(llm, chunk_chars=800, concurrency=2).extract(MANY, "deep", passes=5, on_pass=stop)
     assert len(llm.requests) < len(chunk(MANY, 800)) * 5
+
+
+def test_each_pass_is_reported_as_it_is_answered_not_when_its_chunk_ends(llm):
+    """A job records its passes (and is cancelled) pass by pass: the first pass of a one-chunk deep
+    extraction reaches on_pass while the second is still waiting on a slow reply."""
+    llm.queue(lines(RACE), Reply(lines(KM), delay_s=1.5), lines(CARES))
+    started = time.monotonic()
+    reported: list[tuple[str, float]] = []
+    engine(llm).extract(TEXT, "deep", passes=3, on_pass=lambda r: reported.append((r.label, time.monotonic())))
+    assert [label for label, _ in reported] == ["pass_1", "pass_2", "pass_3"]
+    assert reported[0][1] - started < 1.0 <= reported[1][1] - started
