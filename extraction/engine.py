@@ -25,8 +25,9 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
 from donto.extraction.facts import Fact, Rejection, fact_from, parse_reply
@@ -197,6 +198,8 @@ class Extractor:
                 pool.submit(_chunk_steps, self, context, mode, n, p, plans, halted, answered[n])
                 for n, p in enumerate(pieces)
             ]
+            for future, queued in zip(futures, answered):  # ended, raised or cancelled: no more passes
+                future.add_done_callback(partial(_no_more_passes, queued))
             try:
                 for number, (piece, future) in enumerate(zip(pieces, futures)):
                     run.merge_chunk(number, piece, _as_answered(answered[number]))
@@ -218,6 +221,15 @@ class _Step:
     shown: int  # the pass was shown the chunk's first `shown` facts as k1..k<shown>
 
 
+def _no_more_passes(answered: queue.SimpleQueue[_Step | None], _: Future[None]) -> None:
+    answered.put(None)
+
+
+def _as_answered(answered: queue.SimpleQueue[_Step | None]) -> Iterator[_Step]:
+    while (step := answered.get()) is not None:
+        yield step
+
+
 def _chunk_steps(
     engine: Extractor,
     context: str | None,
@@ -232,28 +244,7 @@ def _chunk_steps(
     known is what this chunk's earlier passes found, and a pass is dry when it adds nothing to them.
     So a chunk's passes do not wait on, or depend on the timing of, the other chunks'; a fact a later
     chunk states again is a collision when the chunks are merged. Each pass is put on `answered`
-    as it is answered, and None after the last (or after what stopped them)."""
-    try:
-        _run_plans(engine, context, mode, number, piece, plans, halted, answered)
-    finally:
-        answered.put(None)
-
-
-def _as_answered(answered: queue.SimpleQueue[_Step | None]) -> Iterator[_Step]:
-    while (step := answered.get()) is not None:
-        yield step
-
-
-def _run_plans(
-    engine: Extractor,
-    context: str | None,
-    mode: Mode,
-    number: int,
-    piece: Chunk,
-    plans: list[tuple[list[_Pass], int | None]],
-    halted: threading.Event,
-    answered: queue.SimpleQueue[_Step | None],
-) -> None:
+    as it is answered (the caller puts None after the last, however the chunk ended)."""
     facts: list[Fact] = []  # this chunk's facts so far, first found first
     keys: set[str] = set()
 
