@@ -77,8 +77,8 @@ def test_the_installed_versions_are_the_ones_constraints_txt_pins():
     reached.pop(ROOT)
     unpinned = sorted(set(reached) - set(pins))
     assert unpinned == [], f"installed but not in constraints.txt (run `make lock`): {unpinned}"
-    differ = {name: (version, pins[name]) for name, version in reached.items() if Version(version) != Version(pins[name])}
-    assert differ == {}, f"installed (left) differs from constraints.txt (right); `make install` installs the pins: {differ}"
+    differ = {name: (v, pins[name]) for name, v in reached.items() if Version(v) != Version(pins[name])}
+    assert differ == {}, f"installed (left) is not what constraints.txt pins (right): {differ}"
 
 
 def test_an_extra_spelled_differently_still_finds_its_requirements():
