@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 
 from bench.common import bench_settings, served_api, timed
-from bench.locomo import conversation_turns
+from bench.locomo import sample_turns
 from donto.memory import Memory
 from donto.settings import Settings
 
@@ -33,12 +33,12 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         print("conversation   turns   ingest turns/s   raw encode turns/s   ratio")
         for sample in data:
             headers = {"X-Donto-Workspace": f"episodes-{sample['sample_id']}-{run_id}"}
-            sessions = conversation_turns(sample["conversation"])
+            sessions = sample_turns(sample)
             started = time.perf_counter()
             for key, when, turns in sessions:
                 body = {
                     "session": {"external_id": key, "started_at": when.isoformat()},
-                    "turns": [{**t, "occurred_at": when.isoformat()} for t in turns],
+                    "turns": [{**t, "occurred_at": t["occurred_at"].isoformat()} for t in turns],
                 }
                 http.post("/v1/episodes", json=body, headers=headers).raise_for_status()
             ingest_s = time.perf_counter() - started

@@ -55,6 +55,7 @@ def session_date(text: str) -> datetime:
 
 
 def conversation_turns(conversation: dict) -> list[tuple[str, datetime, list[dict]]]:
+    """A LoCoMo conversation's sessions in order: (key, the session's date, its turns, each dated by it)."""
     sessions = sorted(
         (int(k.split("_")[1]), k) for k in conversation if re.fullmatch(r"session_\d+", k) and conversation[k]
     )
@@ -66,11 +67,43 @@ def conversation_turns(conversation: dict) -> list[tuple[str, datetime, list[dic
                 "external_id": t["dia_id"].strip(),
                 "speaker": t["speaker"],
                 "text": t["text"] + (f" [shares a photo: {t['blip_caption']}]" if t.get("blip_caption") else ""),
+                "occurred_at": when,
             }
             for t in conversation[key]
         ]
         out.append((key, when, turns))
     return out
+
+
+def message_time(text: str) -> datetime:
+    """REALTALK's '29.12.2023, 22:42:04' -> aware datetime (UTC)."""
+    return datetime.strptime(text.strip(), "%d.%m.%Y, %H:%M:%S").replace(tzinfo=UTC)
+
+
+def chat_turns(chat: dict) -> list[tuple[str, datetime, list[dict]]]:
+    """A REALTALK chat's sessions in order, each message dated by its own time (a session starts at
+    its first message). Images are not in the data as text: a message that only shares one is left out."""
+    sessions = sorted((int(k.split("_")[1]), k) for k in chat if re.fullmatch(r"session_\d+", k) and chat[k])
+    out = []
+    for _, key in sessions:
+        turns = [
+            {
+                "external_id": t["dia_id"].strip(),
+                "speaker": t["speaker"],
+                "text": t["clean_text"],
+                "occurred_at": message_time(t["date_time"]),
+            }
+            for t in chat[key]
+            if t.get("clean_text", "").strip()
+        ]
+        if turns:
+            out.append((key, min(t["occurred_at"] for t in turns), turns))
+    return out
+
+
+def sample_turns(sample: dict) -> list[tuple[str, datetime, list[dict]]]:
+    """LoCoMo keeps its sessions under `conversation`; REALTALK at the sample's top level."""
+    return conversation_turns(sample["conversation"]) if "conversation" in sample else chat_turns(sample)
 
 
 def transcript(turns: list[dict]) -> tuple[str, list[tuple[int, int, str]]]:
@@ -106,7 +139,8 @@ class FoundTurns:
 
 
 def evidence_ids(qa: dict) -> list[str]:
-    return [e for raw in qa.get("evidence", []) for e in re.split(r"[;,\s]+", raw) if e]
+    """Stray spaces, separators and full stops ("D13:4. D14:4") are not part of an id."""
+    return [e.strip(".") for raw in qa.get("evidence", []) for e in re.split(r"[;,\s]+", raw) if e.strip(".")]
 
 
 def recall_at(found: list[str], wanted: set[str], k: int) -> float:
@@ -138,6 +172,8 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     if args.as_documents and args.replay_observations:
         raise SystemExit("--replay-observations memorizes the sessions as episodes: leave out --as-documents")
     data = json.loads(Path(args.data).read_text())
+    if args.replay_observations and not all("observation" in sample for sample in data):
+        raise SystemExit("--replay-observations replays LoCoMo's observation facts: this file has none (REALTALK?)")
     replaying = replay_llm() if args.replay_observations else nullcontext()
     with replaying as llm, bench_settings(settings, args.throwaway) as plain:
         return measure(plain if llm is None else replayed(plain, llm), args, data, llm)
@@ -176,7 +212,7 @@ def measure(s: Settings, args: argparse.Namespace, data: list[dict], llm: Replay
         for sample in data:
             workspace = f"locomo-{sample['sample_id']}-{run_id}"
             headers = {"X-Donto-Workspace": workspace}
-            sessions = conversation_turns(sample["conversation"])
+            sessions = sample_turns(sample)
             started = time.perf_counter()
             turn_session, texts, speakers, ids = {}, [], [], []
             session_ids = {}
@@ -193,7 +229,7 @@ def measure(s: Settings, args: argparse.Namespace, data: list[dict], llm: Replay
                 else:
                     body = {
                         "session": {"external_id": key, "started_at": when.isoformat()},
-                        "turns": [{**t, "occurred_at": when.isoformat()} for t in turns],
+                        "turns": [{**t, "occurred_at": t["occurred_at"].isoformat()} for t in turns],
                     }
                     posted = http.post("/v1/episodes", json=body, headers=headers)
                     posted.raise_for_status()
