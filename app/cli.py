@@ -328,8 +328,10 @@ def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
     key = settings.mcp.key.get_secret_value() if settings.mcp.key else None
     workspace = args.workspace or settings.mcp.workspace
     with Memory(settings).open(apply_schema=False) as memory:
-        server = stdio.server(memory, key, workspace)  # a refused key ends here, before the model loads
-        memory.apply_schema()
+        server = stdio.server(memory, key, workspace)  # a refused key ends here
+        # The model loads when a tool first needs it, not here: an MCP host waits for the tool list at
+        # every launch, and importing and loading the model took most of the 7 to 13 s it waited.
+        memory.apply_schema(load_model=False)
         if settings.api.run_workers:  # as the API does: embeddings (and extraction jobs) get drained
             memory.start_workers()
         server.run(transport="stdio")

@@ -245,18 +245,19 @@ class Memory:
 
     # -- maintenance --------------------------------------------------------------------------
 
-    def apply_schema(self) -> int:
+    def apply_schema(self, load_model: bool = True) -> int:
         """cypher/schema.cypher applied (idempotent), and documents registered before version 10 given
         their passages; the schema version it recorded. While the model loads in the background
-        (serve) the store's own record of the model's dimension is used: the model is checked against
-        it once loaded. A store with none (its first start) waits for it."""
-        version = self._apply_schema()
+        (serve), or with load_model=False (`donto mcp`: the model loads when a tool first needs it),
+        the store's own record of the model's dimension is used. A store with none (its first start)
+        loads the model for it."""
+        version = self._apply_schema(load_model)
         if migrated := self.documents.backfill_passages():  # passages wait for the embedder: no model needed
             log.warning("%d documents registered before schema version 10 were given passages", migrated)
         return version
 
-    def _apply_schema(self) -> int:
-        if self.encoder.loaded or not self.encoder.deferred:
+    def _apply_schema(self, load_model: bool) -> int:
+        if self.encoder.loaded or (load_model and not self.encoder.deferred):
             return self.graph.apply_schema(self.encoder.name, self.encoder.dimensions)
         [held] = self.graph.read_query("schema_embedding_model")
         if held["model"] is not None and held["dimensions"] and same_model(held["model"], self.encoder.name):

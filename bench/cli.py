@@ -147,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     ocr.add_argument("--threads", type=at_least_one, default=2, help="also measure RapidOCR with this many threads")
     ocr.add_argument("--show", action="store_true", help="print what each engine read")
 
+    mcp_start = kinds.add_parser("mcp-start", help="donto mcp: seconds to its tool list, then to its first recall")
+    mcp_start.add_argument("--runs", type=at_least_one, default=5, help="starts, the medians printed")
+
     for kind in kinds.choices.values():
         kind.add_argument(
             "--throwaway",

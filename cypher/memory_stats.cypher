@@ -1,8 +1,9 @@
-// A workspace's agent memory in numbers: subjects, observations, understandings (active and all),
-// how many items have a vector from every perspective for the current model, and sessions.
+// A workspace's memory in numbers: conversations kept (sessions: what add_turns wrote), and the curated
+// memory's subjects, observations, understandings (active and all), how many items have a vector from
+// every perspective for the current model, and the agent sessions that used it (X-Donto-Session).
 // Parameters: $workspace, $model (embedding model name), $perspectives (count)
 // Returns: subjects, merged, observations, understandings, activeUnderstandings, embedded, sessions,
-//   signals, events
+//   agentSessions, signals, events
 CALL () {
   CALL () {
     MATCH (n:Observation) WHERE n.workspace = $workspace RETURN n
@@ -20,6 +21,7 @@ RETURN COUNT { MATCH (s:Subject) WHERE s.workspace = $workspace } AS subjects,
        COUNT { MATCH (u:Understanding) WHERE u.workspace = $workspace AND u.kind IS NOT NULL
                AND NOT (u)-[:SUPERSEDED_BY]->() } AS activeUnderstandings,
        embedded,
-       COUNT { MATCH (s:MemorySession) WHERE s.workspace = $workspace AND s.id IS NOT NULL } AS sessions,
+       COUNT { MATCH (s:Session) WHERE s.workspace = $workspace AND s.externalId IS NOT NULL } AS sessions,
+       COUNT { MATCH (s:MemorySession) WHERE s.workspace = $workspace AND s.id IS NOT NULL } AS agentSessions,
        COUNT { MATCH (s:UtilitySignal) WHERE s.workspace = $workspace AND s.signal IS NOT NULL } AS signals,
        COUNT { MATCH (e:MemoryEvent) WHERE e.workspace = $workspace AND e.at IS NOT NULL } AS events

@@ -87,7 +87,7 @@ def test_an_agent_session_remembers_and_brings_to_mind(memory):
     memory.remember(text="Ada prefers tea to coffee in the mornings.", subjects=["Ada Lovelace"])
     assert memory.get_subject("Ada Lovelace").observations
     assert memory.orient().session
-    found = memory.search(query="what does Ada drink in the morning?", mode="text")
+    found = memory.search_memory("what does Ada drink in the morning?", mode="text")
     assert any("tea" in str(result) for result in found.results)
     names = [s.name for s in memory.iter_subjects(page_size=1)]
     assert names == ["Ada Lovelace"]
@@ -120,14 +120,31 @@ def test_the_async_client_does_the_same_over_asyncio(url):
     assert asyncio.run(session()) == (5, ["p0", "p1", "p2", "p3", "p4"])
 
 
+def run_example(example: str, url: str, cwd) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DONTO_")}
+    env |= {"DONTO_URL": url, "DONTO_API_KEY": ADMIN_KEY}
+    return subprocess.run(
+        [sys.executable, "-c", example], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
 def test_the_readme_python_example_runs_as_written(url, tmp_path):
     readme = (REPO / "README.md").read_text()
     [example] = re.findall(r"## From Python\n.*?```python\n(.*?)```", readme, re.DOTALL)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DONTO_")}
-    env |= {"DONTO_URL": url, "DONTO_API_KEY": ADMIN_KEY}
-    run = subprocess.run(
-        [sys.executable, "-c", example], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
-    )
+    run = run_example(example, url, tmp_path)
     assert run.returncode == 0, run.stderr
     assert "(current)" in run.stdout and "(superseded)" in run.stdout, run.stdout
     assert run.stdout.rstrip().endswith("{'entity': 'initech'}"), run.stdout
+
+
+def test_the_two_memories_agent_loop_runs_as_written(url, tmp_path):
+    page = (REPO / "docs" / "explanation" / "two-memories.md").read_text()
+    [example] = re.findall(r"## One agent loop, both memories\n.*?```python\n(.*?)```", page, re.DOTALL)
+    run = run_example(example, url, tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert any("ann lives_in porto" in line and "(current)" in line for line in lines), run.stdout
+    assert any("ann lives_in lisbon" in line and "(superseded)" in line for line in lines), run.stdout
+    assert any(line.startswith("recall:") and "moved from Lisbon to Porto" in line for line in lines), run.stdout
+    assert "understanding: Ann: in Porto, wants short answers" in lines, run.stdout
+    assert lines[-1] == "sessions 1, agent sessions 1, observations 1", run.stdout

@@ -571,7 +571,8 @@ def test_a_purged_workspace_cannot_be_recalled_listed_fetched_walked_or_found_in
     assert api.get("/v1/entities/apple/profile").status_code == 404
     assert api.get("/v1/jobs").json()["jobs"] == []
     stats = api.get("/v1/memory/stats").json()
-    kinds = ("subjects", "merged_subjects", "observations", "understandings", "sessions", "signals", "events")
+    kinds = ("subjects", "merged_subjects", "observations", "understandings", "sessions", "agent_sessions")
+    kinds += ("signals", "events")
     assert [stats[k] for k in kinds] == [0] * len(kinds)
     assert api.get(f"/v1/understandings/{facts['understanding']}").status_code == 404
     history = api.get(f"/v1/understandings/{facts['understanding']}/history")  # 200 with no versions, for now

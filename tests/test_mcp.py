@@ -9,9 +9,11 @@ import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import anyio
 import httpx
@@ -509,6 +511,47 @@ def test_stdio_answers_a_line_it_cannot_read_under_its_id_when_someone_waits(lin
         jsonrpc_message_adapter.validate_json(line, by_name=False)
     refusal = refusal_of(line, refused_by_the_sdk.value)
     assert (refusal and (refusal.id, refusal.error.code)) == answer
+
+
+def model_runtime_mapped(pid: int) -> bool:
+    """Whether the process has mapped a model runtime's library (torch or ONNX Runtime): loading the
+    embedding model does, and nothing else `donto mcp` does before a tool needs the model."""
+    maps = Path(f"/proc/{pid}/maps").read_text()
+    return "torch" in maps or "onnxruntime" in maps
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc/<pid>/maps (Linux)")
+def test_stdio_lists_its_tools_before_loading_the_model_and_loads_it_when_a_tool_needs_it(
+    settings, client, memory, workspace
+):
+    issued = memory.keys.create(workspace)
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "timer", "version": "0"}}
+
+    async def scenario() -> float:
+        started = time.monotonic()
+        command = [sys.executable, "-m", "donto.cli", "mcp"]
+        async with await anyio.open_process(
+            command, env=stdio_env(settings, issued.key), cwd=REPO, stderr=None
+        ) as process:
+            wire = Wire(process)
+            await wire.request(1, "initialize", **hello)
+            assert "result" in await wire.receive()
+            await wire.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+            await wire.request(2, "tools/list")
+            listed = await wire.receive()
+            took = time.monotonic() - started
+            assert {t["name"] for t in listed["result"]["tools"]} == TOOLS
+            assert not model_runtime_mapped(process.pid)
+            await wire.request(3, "tools/call", name="recall", arguments={"query": "anything"})
+            assert "items" in (await wire.receive())["result"]["structuredContent"]
+            assert model_runtime_mapped(process.pid)
+            await wire.stdin.aclose()
+            with anyio.fail_after(60):
+                await process.wait()
+        return took
+
+    took = anyio.run(scenario)
+    print(f"donto mcp listed its tools {took:.2f} s after it was started")
 
 
 def test_stdio_refuses_to_start_without_a_good_key(settings):

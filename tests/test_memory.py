@@ -366,6 +366,16 @@ def test_perspectives_stats_and_events(api: Api):
     assert [e["operation"] for e in events] == ["remember"]
 
 
+def test_memory_stats_counts_kept_conversations_apart_from_agent_sessions(api: Api):
+    for conversation in ("chat-1", "chat-2"):  # two conversations kept, as add_turns keeps them
+        turns = [{"external_id": "t1", "speaker": "ann", "text": f"Hello from {conversation}."}]
+        ok(api.post("/v1/episodes", json={"session": {"external_id": conversation}, "turns": turns}), 201)
+    assert (ok(api.get("/v1/memory/stats"))["sessions"], ok(api.get("/v1/memory/stats"))["agent_sessions"]) == (2, 0)
+    orient(session(api, "agent-1"))  # an agent session of the curated memory is no kept conversation
+    stats = ok(api.get("/v1/memory/stats"))
+    assert (stats["sessions"], stats["agent_sessions"]) == (2, 1)
+
+
 def test_memory_is_isolated_between_workspaces(client, api: Api):
     other = Api(client, api.workspace + "-other")
     remember(api, "Secret plans for the launch.", "launch")
@@ -442,7 +452,7 @@ def test_a_long_agent_session(memory, api: Api):
     assert next_session["session"]["new"] is True and next_session["session"]["previous_session_id"] == "session-1"
     stats = ok(api.get("/v1/memory/stats"))
     assert (stats["subjects"], stats["observations"], stats["active_understandings"]) == (5, 30, 4)
-    assert stats["embedding_coverage"] == 1.0 and stats["sessions"] == 2
+    assert stats["embedding_coverage"] == 1.0 and stats["agent_sessions"] == 2
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,8 @@ This file is the source; `_sync.py` (donto.Client) is generated from it by `_una
 (`python -m donto.client._unasync`), and a unit test fails when the two differ.
 
 A method that sends a body takes either the API's request model or its fields as keywords
-(`recall(RecallIn(query="…"))` or `recall(query="…")`); the fields are checked against that
+(`recall(RecallIn(query="…"))` or `recall(query="…")`), and the commonest verbs take their main
+field first (`recall("…")`, `memorize("…")`, `remember("…", subjects=[…])`); the fields are checked against that
 model before anything is sent, so a wrong field is an InvalidRequest naming it, as the server would."""
 
 from __future__ import annotations
@@ -104,10 +105,23 @@ def find_key() -> str | None:
     return None
 
 
-def body_of(model: type[In], body: In | None, fields: Mapping[str, Any]) -> dict[str, Any]:
+def body_of(
+    model: type[In], body: In | str | None, fields: Mapping[str, Any], main: str | None = None
+) -> dict[str, Any]:
     """The JSON to send: the model given, or the fields checked against the model as the server
     checks them (JSON in, strict), with the fields left out that the caller did not set. A field may
-    go by its Python name where the API's is a keyword (`run_async=` for `async`)."""
+    go by its Python name where the API's is a keyword (`run_async=` for `async`). `main`: the field
+    a str given first stands for (`recall("…")` is `recall(query="…")`)."""
+    if isinstance(body, str) and main is not None:
+        if main in fields:
+            raise TypeError(f"{main} given twice: first as the positional argument, then as {main}=")
+        body, fields = None, {main: body, **fields}
+    elif body is not None and not isinstance(body, model):
+        keywords = ", ".join(f"{name}=…" for name in list(model.model_fields)[:3])
+        first = f"the {main} as a str, " if main else ""
+        raise TypeError(
+            f"pass {first}a {model.__name__}, or its fields as keywords ({keywords}), not a {type(body).__name__}"
+        )
     if body is not None and fields:
         raise TypeError(f"pass a {model.__name__} or its fields as keywords, not both")
     if body is None:
@@ -141,7 +155,7 @@ class AsyncClient:
     """donto over HTTP. The base URL, key, workspace and session are set once:
 
         async with donto.AsyncClient(workspace="acme") as memory:
-            bundle = await memory.recall(query="Where does Ada work?")
+            bundle = await memory.recall("Where does Ada work?")
 
     base_url: DONTO_URL, else http://127.0.0.1:8765. api_key: DONTO_API_KEY, else the key in the
     nearest .donto/api-key. workspace: DONTO_WORKSPACE, else the key's own (or `default`).
@@ -357,9 +371,11 @@ class AsyncClient:
 
     # -- documents and episodes ------------------------------------------------------------------
 
-    async def register_document(self, body: DocumentIn | None = None, /, **fields: Any) -> DocumentOut:
-        """Register a document (a new revision when its text changed): recallable at once, no LLM."""
-        return await self._call(DocumentOut, "POST", "/v1/documents", json=body_of(DocumentIn, body, fields))
+    async def register_document(self, body: DocumentIn | str | None = None, /, **fields: Any) -> DocumentOut:
+        """Register a document (a new revision when its text changed): recallable at once, no LLM.
+        `register_document("…text…", title=…)`."""
+        json = body_of(DocumentIn, body, fields, main="text")
+        return await self._call(DocumentOut, "POST", "/v1/documents", json=json)
 
     async def get_document(self, document_id: str) -> DocumentDetailOut:
         return await self._call(DocumentDetailOut, "GET", f"/v1/documents/{segment(document_id)}")
@@ -369,15 +385,19 @@ class AsyncClient:
         response = await self.request("GET", f"/v1/documents/{segment(document_id)}/text")
         return response.text
 
-    async def write_episode(self, body: EpisodeIn | None = None, /, **fields: Any) -> EpisodeOut:
-        """Turns of a conversation, each dated: `session_id=…, turns=[{"speaker": …, "text": …}, …]`."""
+    async def add_turns(self, body: EpisodeIn | None = None, /, **fields: Any) -> EpisodeOut:
+        """Keep what was said, verbatim: append turns to a conversation, `session="chat-1"` (or
+        `{"external_id": …, "started_at": …}`), `turns=[{"external_id": …, "speaker": …, "text": …}, …]`."""
+        if isinstance(session := fields.get("session"), str):  # the conversation's own id, as the MCP tool takes it
+            fields = {**fields, "session": {"external_id": session}}
         return await self._call(EpisodeOut, "POST", "/v1/episodes", json=body_of(EpisodeIn, body, fields))
 
     # -- recall and exploration ------------------------------------------------------------------
 
-    async def recall(self, body: RecallIn | None = None, /, **fields: Any) -> RecallOut:
-        """A memory bundle for a question: claims, passages and turns, each dated and anchored."""
-        return await self._call(RecallOut, "POST", "/v1/recall", json=body_of(RecallIn, body, fields))
+    async def recall(self, body: RecallIn | str | None = None, /, **fields: Any) -> RecallOut:
+        """A memory bundle for a question: claims, passages and turns, each dated and anchored.
+        `recall("Where does Ada work?", k=5)`."""
+        return await self._call(RecallOut, "POST", "/v1/recall", json=body_of(RecallIn, body, fields, main="query"))
 
     async def entity_profile(
         self,
@@ -408,10 +428,11 @@ class AsyncClient:
 
     # -- memorize and jobs -----------------------------------------------------------------------
 
-    async def memorize(self, body: MemorizeIn | None = None, /, **fields: Any) -> MemorizeOut:
+    async def memorize(self, body: MemorizeIn | str | None = None, /, **fields: Any) -> MemorizeOut:
         """Hand donto a text, a document or a session; with an LLM endpoint its facts become claims
-        (`wait=True` answers when they have; else a job to follow)."""
-        return await self._call(MemorizeOut, "POST", "/v1/memorize", json=body_of(MemorizeIn, body, fields))
+        (`run_async=False` answers when they have; else a job to follow). `memorize("…text…", title=…)`."""
+        json = body_of(MemorizeIn, body, fields, main="text")
+        return await self._call(MemorizeOut, "POST", "/v1/memorize", json=json)
 
     async def memorize_batch(self, body: MemorizeBatchIn | None = None, /, **fields: Any) -> MemorizeBatchOut:
         """Many texts in one request (`items=[…]`), one job each, checked all or nothing."""
@@ -497,8 +518,10 @@ class AsyncClient:
 
     # -- subjects and understandings -------------------------------------------------------------
 
-    async def create_subject(self, body: SubjectIn | None = None, /, **fields: Any) -> SubjectOut:
-        return await self._call(SubjectOut, "POST", "/v1/subjects", json=body_of(SubjectIn, body, fields))
+    async def create_subject(self, body: SubjectIn | str | None = None, /, **fields: Any) -> SubjectOut:
+        """Name a subject on purpose: `create_subject("Ada Lovelace", summary=…, tags=[…], aliases=[…])`."""
+        json = body_of(SubjectIn, body, fields, main="name")
+        return await self._call(SubjectOut, "POST", "/v1/subjects", json=json)
 
     async def list_subjects(self, *, limit: int | None = None, cursor: str | None = None) -> SubjectListOut:
         return await self._call(SubjectListOut, "GET", "/v1/subjects", params=query(limit=limit, cursor=cursor))
@@ -561,9 +584,10 @@ class AsyncClient:
         json = body_of(UnderstandingUpdateIn, body, fields)
         return await self._call(UnderstandingUpdatedOut, "POST", "/v1/understandings/update", json=json)
 
-    async def understandings_about(
+    async def get_understandings(
         self, body: UnderstandingsAboutIn | None = None, /, **fields: Any
     ) -> UnderstandingListOut:
+        """The active understandings about ALL the given subjects: `subject_names=[…]`."""
         json = body_of(UnderstandingsAboutIn, body, fields)
         return await self._call(UnderstandingListOut, "POST", "/v1/understandings/about", json=json)
 
@@ -579,21 +603,29 @@ class AsyncClient:
         """Where the agent stands: what it keeps, what is new since the session began."""
         return await self._call(OrientOut, "POST", "/v1/memory/orient")
 
-    async def bring_to_mind(self, body: BringIn | None = None, /, **fields: Any) -> BringOut:
-        return await self._call(BringOut, "POST", "/v1/memory/bring-to-mind", json=body_of(BringIn, body, fields))
+    async def bring_to_mind(self, body: BringIn | str | None = None, /, **fields: Any) -> BringOut:
+        """What the curated memory holds on the topic that this session was not shown yet:
+        `bring_to_mind("…what the conversation is about…", last_token=…)`."""
+        json = body_of(BringIn, body, fields, main="topic_or_context")
+        return await self._call(BringOut, "POST", "/v1/memory/bring-to-mind", json=json)
 
-    async def memory_recall(self, body: MemoryRecallIn | None = None, /, **fields: Any) -> MemoryRecallOut:
-        json = body_of(MemoryRecallIn, body, fields)
+    async def recall_memory(self, body: MemoryRecallIn | str | None = None, /, **fields: Any) -> MemoryRecallOut:
+        """Directed recall over the curated memory: `recall_memory("a question")` or `recall_memory(subject=…)`."""
+        json = body_of(MemoryRecallIn, body, fields, main="question")
         return await self._call(MemoryRecallOut, "POST", "/v1/memory/recall", json=json)
 
     async def reset_seen(self) -> ResetOut:
         return await self._call(ResetOut, "POST", "/v1/memory/reset-seen")
 
-    async def remember(self, body: RememberIn | None = None, /, **fields: Any) -> AppendedOut:
-        return await self._call(AppendedOut, "POST", "/v1/memory/remember", json=body_of(RememberIn, body, fields))
+    async def remember(self, body: RememberIn | str | None = None, /, **fields: Any) -> AppendedOut:
+        """Keep an observation about subjects (new names create them): `remember("…", subjects=[…])`."""
+        json = body_of(RememberIn, body, fields, main="text")
+        return await self._call(AppendedOut, "POST", "/v1/memory/remember", json=json)
 
-    async def search(self, body: SearchIn | None = None, /, **fields: Any) -> SearchOut:
-        return await self._call(SearchOut, "POST", "/v1/memory/search", json=body_of(SearchIn, body, fields))
+    async def search_memory(self, body: SearchIn | str | None = None, /, **fields: Any) -> SearchOut:
+        """Observations and understandings by meaning or by words: `search_memory("…", mode="text")`."""
+        json = body_of(SearchIn, body, fields, main="query")
+        return await self._call(SearchOut, "POST", "/v1/memory/search", json=json)
 
     async def mark_useful(self, body: SignalIn | None = None, /, **fields: Any) -> SignalOut:
         return await self._call(SignalOut, "POST", "/v1/memory/useful", json=body_of(SignalIn, body, fields))
@@ -618,6 +650,8 @@ class AsyncClient:
         return await self._call(PerspectiveOut, "POST", "/v1/memory/perspectives", json=json)
 
     async def memory_stats(self) -> StatsOut:
+        """Both memories in numbers: conversations kept, and the curated memory's subjects, observations,
+        understandings and sessions."""
         return await self._call(StatsOut, "GET", "/v1/memory/stats")
 
     async def memory_events(

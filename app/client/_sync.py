@@ -4,7 +4,8 @@ Generated from `_async.py` by `_unasync.py` (`python -m donto.client._unasync`):
 not this one; a unit test fails when the two differ.
 
 A method that sends a body takes either the API's request model or its fields as keywords
-(`recall(RecallIn(query="…"))` or `recall(query="…")`); the fields are checked against that
+(`recall(RecallIn(query="…"))` or `recall(query="…")`), and the commonest verbs take their main
+field first (`recall("…")`, `memorize("…")`, `remember("…", subjects=[…])`); the fields are checked against that
 model before anything is sent, so a wrong field is an InvalidRequest naming it, as the server would."""
 
 from __future__ import annotations
@@ -104,10 +105,23 @@ def find_key() -> str | None:
     return None
 
 
-def body_of(model: type[In], body: In | None, fields: Mapping[str, Any]) -> dict[str, Any]:
+def body_of(
+    model: type[In], body: In | str | None, fields: Mapping[str, Any], main: str | None = None
+) -> dict[str, Any]:
     """The JSON to send: the model given, or the fields checked against the model as the server
     checks them (JSON in, strict), with the fields left out that the caller did not set. A field may
-    go by its Python name where the API's is a keyword (`run_async=` for `async`)."""
+    go by its Python name where the API's is a keyword (`run_async=` for `async`). `main`: the field
+    a str given first stands for (`recall("…")` is `recall(query="…")`)."""
+    if isinstance(body, str) and main is not None:
+        if main in fields:
+            raise TypeError(f"{main} given twice: first as the positional argument, then as {main}=")
+        body, fields = None, {main: body, **fields}
+    elif body is not None and not isinstance(body, model):
+        keywords = ", ".join(f"{name}=…" for name in list(model.model_fields)[:3])
+        first = f"the {main} as a str, " if main else ""
+        raise TypeError(
+            f"pass {first}a {model.__name__}, or its fields as keywords ({keywords}), not a {type(body).__name__}"
+        )
     if body is not None and fields:
         raise TypeError(f"pass a {model.__name__} or its fields as keywords, not both")
     if body is None:
@@ -141,7 +155,7 @@ class Client:
     """donto over HTTP. The base URL, key, workspace and session are set once:
 
         with donto.Client(workspace="acme") as memory:
-            bundle = memory.recall(query="Where does Ada work?")
+            bundle = memory.recall("Where does Ada work?")
 
     base_url: DONTO_URL, else http://127.0.0.1:8765. api_key: DONTO_API_KEY, else the key in the
     nearest .donto/api-key. workspace: DONTO_WORKSPACE, else the key's own (or `default`).
@@ -356,9 +370,11 @@ class Client:
 
     # -- documents and episodes ------------------------------------------------------------------
 
-    def register_document(self, body: DocumentIn | None = None, /, **fields: Any) -> DocumentOut:
-        """Register a document (a new revision when its text changed): recallable at once, no LLM."""
-        return self._call(DocumentOut, "POST", "/v1/documents", json=body_of(DocumentIn, body, fields))
+    def register_document(self, body: DocumentIn | str | None = None, /, **fields: Any) -> DocumentOut:
+        """Register a document (a new revision when its text changed): recallable at once, no LLM.
+        `register_document("…text…", title=…)`."""
+        json = body_of(DocumentIn, body, fields, main="text")
+        return self._call(DocumentOut, "POST", "/v1/documents", json=json)
 
     def get_document(self, document_id: str) -> DocumentDetailOut:
         return self._call(DocumentDetailOut, "GET", f"/v1/documents/{segment(document_id)}")
@@ -368,15 +384,19 @@ class Client:
         response = self.request("GET", f"/v1/documents/{segment(document_id)}/text")
         return response.text
 
-    def write_episode(self, body: EpisodeIn | None = None, /, **fields: Any) -> EpisodeOut:
-        """Turns of a conversation, each dated: `session_id=…, turns=[{"speaker": …, "text": …}, …]`."""
+    def add_turns(self, body: EpisodeIn | None = None, /, **fields: Any) -> EpisodeOut:
+        """Keep what was said, verbatim: append turns to a conversation, `session="chat-1"` (or
+        `{"external_id": …, "started_at": …}`), `turns=[{"external_id": …, "speaker": …, "text": …}, …]`."""
+        if isinstance(session := fields.get("session"), str):  # the conversation's own id, as the MCP tool takes it
+            fields = {**fields, "session": {"external_id": session}}
         return self._call(EpisodeOut, "POST", "/v1/episodes", json=body_of(EpisodeIn, body, fields))
 
     # -- recall and exploration ------------------------------------------------------------------
 
-    def recall(self, body: RecallIn | None = None, /, **fields: Any) -> RecallOut:
-        """A memory bundle for a question: claims, passages and turns, each dated and anchored."""
-        return self._call(RecallOut, "POST", "/v1/recall", json=body_of(RecallIn, body, fields))
+    def recall(self, body: RecallIn | str | None = None, /, **fields: Any) -> RecallOut:
+        """A memory bundle for a question: claims, passages and turns, each dated and anchored.
+        `recall("Where does Ada work?", k=5)`."""
+        return self._call(RecallOut, "POST", "/v1/recall", json=body_of(RecallIn, body, fields, main="query"))
 
     def entity_profile(
         self,
@@ -407,10 +427,11 @@ class Client:
 
     # -- memorize and jobs -----------------------------------------------------------------------
 
-    def memorize(self, body: MemorizeIn | None = None, /, **fields: Any) -> MemorizeOut:
+    def memorize(self, body: MemorizeIn | str | None = None, /, **fields: Any) -> MemorizeOut:
         """Hand donto a text, a document or a session; with an LLM endpoint its facts become claims
-        (`wait=True` answers when they have; else a job to follow)."""
-        return self._call(MemorizeOut, "POST", "/v1/memorize", json=body_of(MemorizeIn, body, fields))
+        (`run_async=False` answers when they have; else a job to follow). `memorize("…text…", title=…)`."""
+        json = body_of(MemorizeIn, body, fields, main="text")
+        return self._call(MemorizeOut, "POST", "/v1/memorize", json=json)
 
     def memorize_batch(self, body: MemorizeBatchIn | None = None, /, **fields: Any) -> MemorizeBatchOut:
         """Many texts in one request (`items=[…]`), one job each, checked all or nothing."""
@@ -490,8 +511,10 @@ class Client:
 
     # -- subjects and understandings -------------------------------------------------------------
 
-    def create_subject(self, body: SubjectIn | None = None, /, **fields: Any) -> SubjectOut:
-        return self._call(SubjectOut, "POST", "/v1/subjects", json=body_of(SubjectIn, body, fields))
+    def create_subject(self, body: SubjectIn | str | None = None, /, **fields: Any) -> SubjectOut:
+        """Name a subject on purpose: `create_subject("Ada Lovelace", summary=…, tags=[…], aliases=[…])`."""
+        json = body_of(SubjectIn, body, fields, main="name")
+        return self._call(SubjectOut, "POST", "/v1/subjects", json=json)
 
     def list_subjects(self, *, limit: int | None = None, cursor: str | None = None) -> SubjectListOut:
         return self._call(SubjectListOut, "GET", "/v1/subjects", params=query(limit=limit, cursor=cursor))
@@ -553,7 +576,8 @@ class Client:
         json = body_of(UnderstandingUpdateIn, body, fields)
         return self._call(UnderstandingUpdatedOut, "POST", "/v1/understandings/update", json=json)
 
-    def understandings_about(self, body: UnderstandingsAboutIn | None = None, /, **fields: Any) -> UnderstandingListOut:
+    def get_understandings(self, body: UnderstandingsAboutIn | None = None, /, **fields: Any) -> UnderstandingListOut:
+        """The active understandings about ALL the given subjects: `subject_names=[…]`."""
         json = body_of(UnderstandingsAboutIn, body, fields)
         return self._call(UnderstandingListOut, "POST", "/v1/understandings/about", json=json)
 
@@ -569,21 +593,29 @@ class Client:
         """Where the agent stands: what it keeps, what is new since the session began."""
         return self._call(OrientOut, "POST", "/v1/memory/orient")
 
-    def bring_to_mind(self, body: BringIn | None = None, /, **fields: Any) -> BringOut:
-        return self._call(BringOut, "POST", "/v1/memory/bring-to-mind", json=body_of(BringIn, body, fields))
+    def bring_to_mind(self, body: BringIn | str | None = None, /, **fields: Any) -> BringOut:
+        """What the curated memory holds on the topic that this session was not shown yet:
+        `bring_to_mind("…what the conversation is about…", last_token=…)`."""
+        json = body_of(BringIn, body, fields, main="topic_or_context")
+        return self._call(BringOut, "POST", "/v1/memory/bring-to-mind", json=json)
 
-    def memory_recall(self, body: MemoryRecallIn | None = None, /, **fields: Any) -> MemoryRecallOut:
-        json = body_of(MemoryRecallIn, body, fields)
+    def recall_memory(self, body: MemoryRecallIn | str | None = None, /, **fields: Any) -> MemoryRecallOut:
+        """Directed recall over the curated memory: `recall_memory("a question")` or `recall_memory(subject=…)`."""
+        json = body_of(MemoryRecallIn, body, fields, main="question")
         return self._call(MemoryRecallOut, "POST", "/v1/memory/recall", json=json)
 
     def reset_seen(self) -> ResetOut:
         return self._call(ResetOut, "POST", "/v1/memory/reset-seen")
 
-    def remember(self, body: RememberIn | None = None, /, **fields: Any) -> AppendedOut:
-        return self._call(AppendedOut, "POST", "/v1/memory/remember", json=body_of(RememberIn, body, fields))
+    def remember(self, body: RememberIn | str | None = None, /, **fields: Any) -> AppendedOut:
+        """Keep an observation about subjects (new names create them): `remember("…", subjects=[…])`."""
+        json = body_of(RememberIn, body, fields, main="text")
+        return self._call(AppendedOut, "POST", "/v1/memory/remember", json=json)
 
-    def search(self, body: SearchIn | None = None, /, **fields: Any) -> SearchOut:
-        return self._call(SearchOut, "POST", "/v1/memory/search", json=body_of(SearchIn, body, fields))
+    def search_memory(self, body: SearchIn | str | None = None, /, **fields: Any) -> SearchOut:
+        """Observations and understandings by meaning or by words: `search_memory("…", mode="text")`."""
+        json = body_of(SearchIn, body, fields, main="query")
+        return self._call(SearchOut, "POST", "/v1/memory/search", json=json)
 
     def mark_useful(self, body: SignalIn | None = None, /, **fields: Any) -> SignalOut:
         return self._call(SignalOut, "POST", "/v1/memory/useful", json=body_of(SignalIn, body, fields))
@@ -608,6 +640,8 @@ class Client:
         return self._call(PerspectiveOut, "POST", "/v1/memory/perspectives", json=json)
 
     def memory_stats(self) -> StatsOut:
+        """Both memories in numbers: conversations kept, and the curated memory's subjects, observations,
+        understandings and sessions."""
         return self._call(StatsOut, "GET", "/v1/memory/stats")
 
     def memory_events(

@@ -669,8 +669,9 @@ def register(server: MCPServer, memory: Memory, workspace_of: WorkspaceOf) -> No
 
     @server.tool(annotations=READS)
     def memory_stats(ctx: Context) -> Annotated[CallToolResult, StatsOut]:
-        """The curated memory's size and state: counts, generation, perspectives, embedding coverage.
+        """Both memories' size and state: counts, generation, perspectives, embedding coverage.
 
-        Counts of subjects (and merged ones), observations, understandings (and active ones), sessions,
+        sessions: conversations kept with add_turns. Then the curated memory: subjects (and merged ones),
+        observations, understandings (and active ones), agent_sessions (conversations that used it),
         signals and events."""
         return result(StatsOut.of(memory.attention.stats(workspace_of(ctx))))

@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 import donto
 from donto.client import _unasync
@@ -204,3 +205,46 @@ def test_a_401_with_no_key_found_says_where_the_client_looked(tmp_path, monkeypa
         memory.list_predicates()
     assert "Authorization" not in seen[0]["headers"]
     assert f"DONTO_API_KEY unset, no .donto/api-key in {tmp_path} or above" in raised.value.message
+
+
+def test_the_commonest_verbs_take_their_main_argument_first():
+    with scripted_donto([(200, {}, {"items": [], "took_ms": 1.0})]) as (url, seen), donto.Client(url) as memory:
+        memory.recall("Where does Ada work?", k=3)
+        # The scripted reply is a RecallOut, not what the others answer: only what was sent matters here.
+        with pytest.raises(ValidationError):
+            memory.memorize("Ada joined Initech in 2021.", title="note")
+        with pytest.raises(ValidationError):
+            memory.register_document("Ada leads the Porto office.")
+        with pytest.raises(ValidationError):
+            memory.remember("Ada prefers tea.", subjects=["Ada"])
+        with pytest.raises(ValidationError):
+            memory.search_memory("tea", mode="text")
+        with pytest.raises(ValidationError):
+            memory.recall_memory("What does Ada drink?")
+    assert [(r["path"], r["json"]) for r in seen] == [
+        ("/v1/recall", {"query": "Where does Ada work?", "k": 3}),
+        ("/v1/memorize", {"text": "Ada joined Initech in 2021.", "title": "note"}),
+        ("/v1/documents", {"text": "Ada leads the Porto office."}),
+        ("/v1/memory/remember", {"text": "Ada prefers tea.", "subjects": ["Ada"]}),
+        ("/v1/memory/search", {"query": "tea", "mode": "text"}),
+        ("/v1/memory/recall", {"question": "What does Ada drink?"}),
+    ]
+
+
+def test_add_turns_takes_the_conversation_s_own_id_as_the_mcp_tool_does():
+    reply = {"recorded_at": "2026-01-01T00:00:00Z", "session_id": "s", "turns": []}
+    with scripted_donto([(200, {}, reply)]) as (url, seen), donto.Client(url) as memory:
+        memory.add_turns(session="chat-1", turns=[{"external_id": "t1", "speaker": "ada", "text": "hello"}])
+    assert seen[0]["path"] == "/v1/episodes"
+    assert seen[0]["json"]["session"] == {"external_id": "chat-1"}
+
+
+def test_a_stray_positional_argument_is_refused_saying_what_to_pass():
+    with scripted_donto([(200, {}, {})]) as (url, seen), donto.Client(url) as memory:
+        with pytest.raises(TypeError, match=r"pass the query as a str, a RecallIn, or its fields as keywords .* int"):
+            memory.recall(5)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"a ClaimsWriteIn, or its fields as keywords \(claims=…\), not a list"):
+            memory.write_claims([{"subject": "ann"}])  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="query given twice"):
+            memory.recall("where?", query="where?")
+    assert seen == []

@@ -815,7 +815,10 @@ class StatsOut(BaseModel):
     observations: int
     understandings: int
     active_understandings: int
-    sessions: int
+    sessions: int = Field(description="conversations kept: add_turns (POST /v1/episodes) sessions")
+    agent_sessions: int = Field(
+        description="agent sessions that used the curated memory: X-Donto-Session ids, MCP conversations"
+    )
     signals: int
     events: int
     generation: int
@@ -834,6 +837,7 @@ class StatsOut(BaseModel):
             understandings=c["understandings"],
             active_understandings=c["activeUnderstandings"],
             sessions=c["sessions"],
+            agent_sessions=c["agentSessions"],
             signals=c["signals"],
             events=c["events"],
             generation=s.generation,
