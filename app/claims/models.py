@@ -243,8 +243,11 @@ def statement(subject: str, predicate: str, obj: str, context: str | None = None
     """A claim as the sentence an agent reads, its modality in the words: `ann likes fado`,
     `ann does NOT like fado`, `possibly: ann takes_up jazz-piano`. A context that is no modality
     (a declared claim's own) leaves the statement plain."""
-    line = f"{subject} {negated(predicate) if context == NEGATED else predicate} {obj}"
-    if context == NEGATED and not _negatable(predicate):
+    if context != NEGATED:
+        line = f"{subject} {predicate} {obj}"
+    elif _negatable(predicate):
+        line = f"{subject} {negated(predicate)} {obj}"
+    else:  # "visited": no safe way to put NOT inside it
         line = f"NOT: {subject} {predicate} {obj}"
     prefix = MODALITY_PREFIX.get(context or "") or (HYPOTHESIS_PREFIX if hypothesis else None)
     return f"{prefix}: {line}" if prefix else line
