@@ -1,12 +1,16 @@
 // One claim with both time intervals, its relationships (both directions) and evidence spans.
 // Parameters: $workspace, $id
-// Returns: claim (map of the claim's fields; not its embedding), derivedFrom, supports,
-//          contradicts, supersedes, derivedBy, supportedBy, contradictedBy, supersededBy (lists of claim ids),
+// Returns: claim (map of the claim's fields, not its embedding; sources: the independent sources
+//          its evidence cites, documents or sessions), derivedFrom, supports,
+//          contradicts, supersedes, derivedBy, supportedBy, contradictedBy, supersededBy (lists of claim ids;
+//          supersededBy names declared SUPERSEDES links only: the API answers claims_superseded's),
 //          evidence (list of {spanId, documentId, start, end, text})
 MATCH (c:Claim {id: $id})
 WHERE c.workspace = $workspace
 RETURN c {.id, .subject, .predicate, .object, .objectKind, .objectDatatype, .context, .confidence,
-          .validFrom, .validTo, .txFrom, .txTo, .retractionReason} AS claim,
+          .validFrom, .validTo, .txFrom, .txTo, .retractionReason, .hypothesis, .validWhen,
+          sources: size(COLLECT { MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(d)
+                                  RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.id) AS source })} AS claim,
        [(c)-[:DERIVED_FROM]->(x) | x.id] AS derivedFrom,
        [(c)-[:SUPPORTS]->(x) | x.id] AS supports,
        [(c)-[:CONTRADICTS]->(x) | x.id] AS contradicts,

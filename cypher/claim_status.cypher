@@ -7,9 +7,8 @@
 // $fan_out premises of any claim (lowest ids first); deeper than $max_depth (<= 32) it stops.
 // Edges not followed are counted as skipped, never cut silently.
 // A premise P (C itself at depth 0) is out of date in scope when, at $valid_at as known at $known_at:
-//   superseded — a known claim valid at $valid_at with P's subject, a predicate of cardinality
-//                'one' equal to P's or an alias of it, a different object, and a later validFrom;
-//                or a known claim valid at $valid_at that names P in SUPERSEDES;
+//   superseded — claims_superseded.cypher says so (the caller asks it about every walked claim:
+//                supersession is decided there alone);
 //   retracted  — P's txTo <= $known_at;
 //   expired    — P's validTo <= $valid_at and no known claim of the same subject, predicate and
 //                object is valid at $valid_at.
@@ -18,8 +17,8 @@
 //             $max_depth (0..32), $fan_out (integer >= 1)
 // Returns: one row per claim known at $known_at: claimId, walked (claims on the walk),
 //          skipped (edges not followed), truncated (boolean),
-//          premises (list of {id, depth, path, retracted, expired, supersededBy, contestedBy}
-//          for walked claims that are out of date or contested)
+//          premises (list of {id, depth, path, retracted, expired, contestedBy}, one per walked
+//          claim, C itself included), timeUnknown (C's valid time is words donto could not resolve)
 // The predicate registry of the workspace, read once: name, aliases, cardinality.
 CALL () {
   OPTIONAL MATCH (decl:Predicate {workspace: $workspace})
@@ -45,28 +44,6 @@ WITH c, p, depth, path, retracted, ended, premiseCount,
 WITH c, p, depth, path, retracted, ended, premiseCount,
      CASE WHEN decl IS NULL THEN [p.predicate] ELSE [decl.name] + coalesce(decl.aliases, []) END AS family,
      coalesce(decl.cardinality, 'many') AS cardinality
-// Only a single-valued predicate has later values: a 'many' one's claims of the same subject (an
-// agent's hundreds of "noted" facts about one person) are never read.
-CALL (p, family, cardinality) {
-  WITH p, family, cardinality WHERE cardinality = 'one'
-  OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: p.subject})
-  USING INDEX q:Claim(workspace, subject, predicate)
-  WHERE q.predicate IN family
-    AND (q.object <> p.object OR q.objectKind <> p.objectKind)
-    AND q.validFrom IS NOT NULL AND (p.validFrom IS NULL OR q.validFrom > p.validFrom)
-    AND q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
-    AND q.validFrom <= $valid_at AND (q.validTo IS NULL OR q.validTo > $valid_at)
-  RETURN collect(q.id) AS newerValues
-  UNION
-  WITH cardinality WHERE cardinality <> 'one'
-  RETURN [] AS newerValues
-}
-CALL (p) {
-  OPTIONAL MATCH (q:Claim)-[:SUPERSEDES]->(p)
-  WHERE q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
-    AND (q.validFrom IS NULL OR q.validFrom <= $valid_at) AND (q.validTo IS NULL OR q.validTo > $valid_at)
-  RETURN collect(q.id) AS namedBy
-}
 CALL (p, family, ended) {
   WITH p, family, ended WHERE ended
   OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: p.subject})
@@ -87,7 +64,6 @@ CALL (p) {
   RETURN collect(DISTINCT q.id) AS contestedBy
 }
 WITH c, p, depth, path, retracted, expired, contestedBy,
-     newerValues + [id IN namedBy WHERE NOT id IN newerValues] AS supersededBy,
      CASE
        WHEN retracted THEN 0
        WHEN depth >= $max_depth THEN premiseCount
@@ -97,7 +73,6 @@ WITH c, p, depth, path, retracted, expired, contestedBy,
 WITH c,
      count(p) AS walked,
      sum(skippedHere) AS skipped,
-     collect(CASE WHEN retracted OR expired OR size(supersededBy) > 0 OR size(contestedBy) > 0
-                  THEN {id: p.id, depth: depth, path: path, retracted: retracted, expired: expired,
-                        supersededBy: supersededBy, contestedBy: contestedBy} END) AS premises
-RETURN c.id AS claimId, walked, skipped, skipped > 0 AS truncated, premises
+     collect({id: p.id, depth: depth, path: path, retracted: retracted, expired: expired,
+              contestedBy: contestedBy}) AS premises
+RETURN c.id AS claimId, walked, skipped, skipped > 0 AS truncated, premises, c.validWhen IS NOT NULL AS timeUnknown

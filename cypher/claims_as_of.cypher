@@ -8,7 +8,8 @@
 // Parameters: $workspace, $subjects (list of keys), $predicate, $objects (list of keys) (each null = any),
 //             $valid_at, $known_at (datetimes), $include_retracted (boolean),
 //             $after (claim id of the previous page's last row, or null), $limit (integer)
-// Returns: claim (map of the claim's fields; not its embedding), one row per claim, ordered by id
+// Returns: claim (map of the claim's fields, not its embedding; sources: the independent sources
+//          its evidence cites, documents or sessions), one row per claim, ordered by id
 CALL () {
   WITH 1 AS _ WHERE $subjects IS NOT NULL
   UNWIND $subjects AS subject
@@ -40,6 +41,8 @@ WHERE ($subjects IS NULL OR c.subject IN $subjects)
   AND (c.validFrom IS NULL OR c.validFrom <= $valid_at)
   AND (c.validTo IS NULL OR c.validTo > $valid_at)
 RETURN c {.id, .subject, .predicate, .object, .objectKind, .objectDatatype, .context, .confidence,
-          .validFrom, .validTo, .txFrom, .txTo, .retractionReason} AS claim
+          .validFrom, .validTo, .txFrom, .txTo, .retractionReason, .hypothesis, .validWhen,
+          sources: size(COLLECT { MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(d)
+                                  RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.id) AS source })} AS claim
 ORDER BY c.id
 LIMIT $limit

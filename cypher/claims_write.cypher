@@ -7,7 +7,8 @@
 //   $workspace, $recorded_at (datetime: the transaction time of this write)
 //   $claims: list of {id, contentKey, subject, predicate, object, objectKind, objectValue,
 //            objectDatatype, context, confidence, validFrom, validTo (ISO-8601 text),
-//            text (the claim rendered as one line, embedded later: see claims_pending_embedding)}
+//            hypothesis (true, or absent: stated), validWhen (the words of a start time donto
+//            could not resolve: the valid time is unknown), text (the claim rendered as one line, embedded later: see claims_pending_embedding)}
 // Returns: nothing
 UNWIND $claims AS row
 CREATE (c:Claim:PendingEmbedding {
@@ -15,7 +16,8 @@ CREATE (c:Claim:PendingEmbedding {
   subject: row.subject, predicate: row.predicate, object: row.object,
   objectKind: row.objectKind, objectValue: row.objectValue, objectDatatype: row.objectDatatype,
   context: row.context, confidence: row.confidence,
-  validFrom: datetime(row.validFrom), validTo: datetime(row.validTo), txFrom: $recorded_at, text: row.text
+  validFrom: datetime(row.validFrom), validTo: datetime(row.validTo), txFrom: $recorded_at, text: row.text,
+  hypothesis: row.hypothesis, validWhen: row.validWhen
 })
 MERGE (s:Entity {workspace: $workspace, key: row.subject})
 CREATE (c)-[:SUBJECT]->(s)

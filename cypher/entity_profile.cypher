@@ -1,18 +1,15 @@
 // An entity's dossier: every claim known at $known_at with the entity as subject (grouped by
-// the caller per predicate), dated, whether it holds at $valid_at, what superseded it (the premise
-// walk's rule: a later value of a cardinality-'one' predicate or alias, or a SUPERSEDES link) and
-// what contradicts it; and the claims that name the entity as their object. The supersession rule
-// is the one in claim_status.cypher; keep the two in step. $keys is the entity's key, or its
-// identity set (entity_identity.cypher): then the claims of every key in it.
+// the caller per predicate), dated, whether its valid time holds at $valid_at (an unknown one,
+// validWhen, does not), and what contradicts it; and the claims that name the entity as their
+// object. What superseded each the caller asks claims_superseded.cypher, where alone it is decided.
+// $keys is the entity's key, or its identity set (entity_identity.cypher): then the claims of
+// every key in it.
 // Parameters: $workspace, $keys (list of entity keys), $valid_at, $known_at (datetimes), $limit (integer)
 // Returns: direction ('subject' | 'object'), id, subject, predicate, object, objectKind,
-//          objectDatatype, validFrom, validTo, confidence, current (valid at $valid_at and not
-//          superseded), supersededBy (ids of known claims valid at $valid_at), contradictedBy
-//          (ids of known claims contradicting it, either direction), quotes
-CALL () {
-  OPTIONAL MATCH (decl:Predicate {workspace: $workspace})
-  RETURN collect(decl {.name, .aliases, .cardinality}) AS registry
-}
+//          objectDatatype, validFrom, validTo, validWhen (words of a start time donto could not
+//          resolve), confidence, context, hypothesis (boolean), sources (independent sources its
+//          evidence cites), valid (its known valid time holds at $valid_at), contradictedBy (ids of
+//          known claims contradicting it, either direction), quotes
 UNWIND $keys AS key
 MATCH (e:Entity {workspace: $workspace, key: key})
 CALL (e) {
@@ -20,35 +17,18 @@ CALL (e) {
   UNION
   MATCH (c:Claim)-[:OBJECT]->(e) RETURN 'object' AS direction, c
 }
-WITH registry, direction, c
+WITH direction, c
 WHERE c.txFrom <= $known_at AND (c.txTo IS NULL OR c.txTo > $known_at)
 WITH direction, c,
-     head([d IN registry WHERE d.name = c.predicate] + [d IN registry WHERE c.predicate IN d.aliases]) AS decl
-WITH direction, c,
-     CASE WHEN decl IS NULL THEN [c.predicate] ELSE [decl.name] + coalesce(decl.aliases, []) END AS family,
-     coalesce(decl.cardinality, 'many') AS cardinality,
-     (c.validFrom IS NULL OR c.validFrom <= $valid_at) AND (c.validTo IS NULL OR c.validTo > $valid_at) AS valid
-CALL (c, family, cardinality) {  // only a single-valued predicate has later values (as in claim_status)
-  WITH c, family, cardinality WHERE cardinality = 'one'
-  OPTIONAL MATCH (q:Claim {workspace: $workspace, subject: c.subject})
-  WHERE q.predicate IN family
-    AND (q.object <> c.object OR q.objectKind <> c.objectKind)
-    AND q.validFrom IS NOT NULL AND (c.validFrom IS NULL OR q.validFrom > c.validFrom)
-    AND q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
-    AND q.validFrom <= $valid_at AND (q.validTo IS NULL OR q.validTo > $valid_at)
-  RETURN collect(q.id) AS newerValues
-  UNION
-  WITH cardinality WHERE cardinality <> 'one'
-  RETURN [] AS newerValues
-}
-WITH direction, c, valid, newerValues +
-     [(q:Claim)-[:SUPERSEDES]->(c) WHERE q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
-        AND (q.validFrom IS NULL OR q.validFrom <= $valid_at) AND (q.validTo IS NULL OR q.validTo > $valid_at)
-      | q.id] AS supersededBy
+     (c.validFrom IS NULL OR c.validFrom <= $valid_at) AND (c.validTo IS NULL OR c.validTo > $valid_at)
+       AND c.validWhen IS NULL AS valid
 RETURN direction, c.id AS id, c.subject AS subject, c.predicate AS predicate, c.object AS object,
        c.objectKind AS objectKind, c.objectDatatype AS objectDatatype,
-       c.validFrom AS validFrom, c.validTo AS validTo, c.confidence AS confidence,
-       valid AND size(supersededBy) = 0 AS current, supersededBy,
+       c.validFrom AS validFrom, c.validTo AS validTo, c.validWhen AS validWhen, c.confidence AS confidence,
+       c.context AS context, c.hypothesis IS NOT NULL AS hypothesis,
+       size(COLLECT { MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(d)
+                      RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.id) AS source }) AS sources,
+       valid,
        [(c)-[:CONTRADICTS]-(x:Claim) WHERE x.txFrom <= $known_at AND (x.txTo IS NULL OR x.txTo > $known_at) | x.id]
          AS contradictedBy,
        [(c)-[:EVIDENCED_BY]->(s:Span) | s.text] AS quotes

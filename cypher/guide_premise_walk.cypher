@@ -2,7 +2,7 @@
 // the longest DERIVED_FROM chain) and every premise it rests on, up to 10 deep; a premise out of
 // date now is drawn beside what made it so: the later value of its subject and predicate (the
 // premise walk's supersession rule, simplified here to any later live value with another object)
-// or the claim that SUPERSEDES it. claim_status.cypher is the exact rule (GET /v1/claims/{id}/status).
+// or the claim that SUPERSEDES it. claims_superseded.cypher is the exact rule (GET /v1/claims/{id}/status).
 // Parameters: $workspace, $claim (claim id, or null: the claim with the deepest premises)
 // Returns: one row per premise: path (the DERIVED_FROM path to it), depth, premise
 //          ("subject · predicate · object"), stale ('retracted' | 'expired' | 'superseded' | null),

@@ -159,7 +159,7 @@ def test_a_time_donto_cannot_resolve_is_kept_as_stated_and_said_so(xapi: Api, ll
     out = memorize(xapi, llm, "Ann lived in Faro as a girl.", "2024-01-10", fact)
     assert out["summary"]["datesUnresolved"] == 1 and out["summary"]["datesResolved"] == 0
     [claim] = xapi.list(predicate="lived_in")
-    assert claim["valid_from"] == "2024-01-10T00:00:00Z"  # the default: when it was said
+    assert claim["valid_from"] is None and claim["valid_when"] == "when she was a child"  # unknown, not "when said"
     edge = memory.graph.read(
         lambda tx: tx.run(
             "MATCH (:Job {id: $job})-[e:EXTRACTED]->(:Claim {id: $claim}) RETURN e.datesUnresolved AS unresolved, "

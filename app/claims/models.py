@@ -129,6 +129,9 @@ class NewClaim:
     contradicts: tuple[str, ...] = ()
     supersedes: tuple[str, ...] = ()
     evidence: tuple[Evidence, ...] = ()
+    hypothesis: bool = False  # inferred or conceivable, not stated by its source
+    # The words of a start time donto could not resolve ("as a child"): the claim's valid time is unknown.
+    valid_when: str | None = None
 
     @property
     def object_text(self) -> str:
@@ -154,6 +157,8 @@ class NewClaim:
             _instant_key(self.valid_from),
             _instant_key(self.valid_to),
         ]
+        if self.valid_when is not None:  # "as a child" is another time than "always"
+            parts.append(f"when:{self.valid_when}")
         return hashlib.sha256(SEPARATOR.join(parts).encode("utf-8")).hexdigest()
 
 
@@ -186,8 +191,24 @@ class Claim:
     tx_from: datetime
     tx_to: datetime | None
     retraction_reason: str | None = None
+    hypothesis: bool = False
+    valid_when: str | None = None
+    sources: int = 0  # independent sources its evidence cites: documents, or sessions of turns
+    superseded_by: list[str] | None = None  # what replaced it in the read's scope (claims_superseded)
     links: dict[str, list[str]] = field(default_factory=dict)
     evidence: list[EvidenceSpan] = field(default_factory=list)
+
+    @property
+    def standing(self) -> str:
+        return standing(self.hypothesis, self.sources)
+
+    @property
+    def object_text(self) -> str:
+        return self.object_literal.lexical if self.object_literal is not None else self.object_entity or ""
+
+    @property
+    def statement(self) -> str:
+        return statement(self.subject, self.predicate, self.object_text, self.context, self.hypothesis)
 
 
 @dataclass(frozen=True)
@@ -200,3 +221,68 @@ class WriteOutcome:
 class WriteResult:
     recorded_at: datetime
     claims: list[WriteOutcome]
+
+
+# How a claim's modality (its context, when it is one of these) reads in its statement.
+NEGATED = "negated"
+MODALITY_PREFIX = {
+    "possible": "possibly",
+    "hypothetical": "hypothetically",
+    "planned": "planned",
+    "reported": "reportedly",
+}
+HYPOTHESIS_PREFIX = "possibly"  # a fact inferred, not stated, unless its modality says more
+# Predicate heads after which NOT goes straight in: "is NOT married_to", "has NOT visited".
+_AUXILIARIES = frozenset(
+    ("is", "are", "was", "were", "has", "have", "had", "can", "could", "will", "would", "should")
+    + ("may", "might", "must", "does", "did", "do")
+)
+
+
+def statement(subject: str, predicate: str, obj: str, context: str | None = None, hypothesis: bool = False) -> str:
+    """A claim as the sentence an agent reads, its modality in the words: `ann likes fado`,
+    `ann does NOT like fado`, `possibly: ann takes_up jazz-piano`. A context that is no modality
+    (a declared claim's own) leaves the statement plain."""
+    if context != NEGATED:
+        line = f"{subject} {predicate} {obj}"
+    elif _negatable(predicate):
+        line = f"{subject} {negated(predicate)} {obj}"
+    else:  # "visited": no safe way to put NOT inside it
+        line = f"NOT: {subject} {predicate} {obj}"
+    prefix = MODALITY_PREFIX.get(context or "") or (HYPOTHESIS_PREFIX if hypothesis else None)
+    return f"{prefix}: {line}" if prefix else line
+
+
+def _negatable(predicate: str) -> bool:
+    head = predicate.split("_", 1)[0]
+    return head in _AUXILIARIES or _third_person(head) is not None
+
+
+def _third_person(word: str) -> str | None:
+    """The bare verb of a third-person present `word` ("likes" -> "like", "watches" -> "watch"), or None."""
+    if len(word) < 3 or not word.isalpha() or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return None
+    if word.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return word[:-2]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1]
+
+
+def negated(predicate: str) -> str:
+    """`likes` -> `does NOT like`, `lives_in` -> `does NOT live_in`, `is_married_to` -> `is NOT married_to`."""
+    head, _, rest = predicate.partition("_")
+    if head in _AUXILIARIES:
+        return f"{head} NOT {rest}" if rest else f"{head} NOT"
+    base = _third_person(head)
+    if base is None:
+        return f"NOT {predicate}"
+    return f"does NOT {base}_{rest}" if rest else f"does NOT {base}"
+
+
+def standing(hypothesis: bool, sources: int) -> str:
+    """How established a claim is: `hypothetical` (inferred or conceivable, not stated), `corroborated`
+    (stated by two or more independent sources), else `asserted`."""
+    if hypothesis:
+        return "hypothetical"
+    return "corroborated" if sources >= 2 else "asserted"

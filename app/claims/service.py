@@ -14,6 +14,7 @@ from donto import cursors
 from donto.claims.models import (
     SEPARATOR,
     Claim,
+    Evidence,
     EvidenceSpan,
     Literal,
     NewClaim,
@@ -114,12 +115,30 @@ class ClaimService:
             )
         return WriteResult(recorded_at=recorded_at, claims=outcomes)
 
+    def corroborate(self, workspace: str, citations: Sequence[tuple[str, Evidence]]) -> set[str]:
+        """Cite more evidence for claims that hold already (claim id, evidence): the same fact found
+        again. Returns the ids of the claims a source evidences for the first time (their count of
+        independent sources rose). Idempotent: citing a span again adds nothing."""
+        documents = sorted({e.document_id for _, e in citations})
+        if not documents:
+            return set()
+        found = self.graph.read_query("documents_text", workspace=workspace, ids=documents)
+        texts = {r["id"]: r["text"] for r in found}
+        rows = [row for i, (claim_id, ev) in enumerate(citations) for row in _spans(i, claim_id, (ev,), texts)]
+
+        def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
+            recorded_at = next_transaction_time(self.graph, tx, workspace)
+            return self.graph.run(tx, "claims_corroborate", workspace=workspace, recorded_at=recorded_at, evidence=rows)
+
+        return {r["claimId"] for r in self.graph.write(work, name="claims_corroborate") if r["newSource"]}
+
     def retract(self, workspace: str, claim_id: str, reason: str | None) -> datetime:
         return retract(self.graph, workspace, claim_id, reason, query="claim_retract", what="claim")
 
     # -- reads --------------------------------------------------------------------------------
 
-    def get(self, workspace: str, claim_id: str) -> Claim:
+    def get(self, workspace: str, claim_id: str, scope: TimeScope) -> Claim:
+        """One claim in full; what replaced it is answered in `scope`."""
         rows = self.graph.read_query("claim_get", workspace=workspace, id=claim_id)
         if not rows:
             raise NotFound(f"no claim {claim_id!r} in this workspace", field="id")
@@ -141,6 +160,8 @@ class ClaimService:
         claim.evidence = [
             EvidenceSpan(e["spanId"], e["documentId"], e["start"], e["end"], e["text"]) for e in row["evidence"]
         ]
+        claim.superseded_by = superseded_by(self.graph, workspace, [claim.id], scope).get(claim.id, [])
+        claim.links["supersededBy"] = claim.superseded_by
         return claim
 
     def list_as_of(
@@ -174,8 +195,20 @@ class ClaimService:
             limit=limit + 1,
         )
         claims = [claim_from_node(r["claim"]) for r in rows[:limit]]
+        replaced = superseded_by(self.graph, workspace, [c.id for c in claims], scope)
+        for claim in claims:
+            claim.superseded_by = replaced.get(claim.id, [])
         next_cursor = cursors.encode_claim(claims[-1].id) if len(rows) > limit else None
         return ClaimListing(claims, next_cursor, sets if identity else None)
+
+
+def superseded_by(graph: GraphClient, workspace: str, ids: Sequence[str], scope: TimeScope) -> dict[str, list[str]]:
+    """What replaced each claim in scope, declared or implied by a single-valued predicate: the one
+    rule (cypher/claims_superseded.cypher) every read of supersession uses."""
+    if not ids:
+        return {}
+    rows = graph.read_query("claims_superseded", workspace=workspace, ids=list(ids), **scope.params())
+    return {r["id"]: list(r["supersededBy"]) for r in rows}
 
 
 def _keys(keys: str | Sequence[str] | None) -> list[str] | None:
@@ -210,8 +243,36 @@ class _Row:
 
 def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> _Row:
     claim_id = uuid7()
+    evidence = _spans(index, claim_id, claim.evidence, texts)
+    literal = claim.object_literal
+    node = {
+        "id": claim_id,
+        "contentKey": claim.content_key,
+        "subject": claim.subject,
+        "predicate": claim.predicate,
+        "object": claim.object_text,
+        "objectKind": "literal" if literal else "entity",
+        "objectValue": literal.value if literal else None,
+        "objectDatatype": literal.datatype if literal else None,
+        "context": claim.context,
+        "confidence": claim.confidence,
+        # As text (claims_write reads it with datetime()): the driver packs a datetime in slow Python.
+        "validFrom": claim.valid_from.isoformat() if claim.valid_from else None,
+        "validTo": claim.valid_to.isoformat() if claim.valid_to else None,
+        "text": claim_text(claim.subject, claim.predicate, claim.object_text, [e["text"] for e in evidence]),
+        "hypothesis": True if claim.hypothesis else None,  # absent: stated
+        "validWhen": claim.valid_when,
+    }
+    links = [
+        {"from": claim_id, "to": target, "type": link.upper()} for link in LINKS for target in getattr(claim, link)
+    ]
+    return _Row(index, claim, {k: v for k, v in node.items() if v is not None}, links, evidence)
+
+
+def _spans(index: int, claim_id: str, cited: Sequence[Evidence], texts: dict[str, str]) -> list[dict[str, Any]]:
+    """The evidence rows claims_evidence and claims_corroborate write: each span cut from its source."""
     evidence: list[dict[str, Any]] = []
-    for j, ev in enumerate(claim.evidence):
+    for j, ev in enumerate(cited):
         text = texts.get(ev.document_id)
         if text is None:
             raise InvalidInput(
@@ -233,27 +294,7 @@ def _row(index: int, claim: NewClaim, texts: dict[str, str]) -> _Row:
                 "text": text[ev.start : ev.end],
             }
         )
-    literal = claim.object_literal
-    node = {
-        "id": claim_id,
-        "contentKey": claim.content_key,
-        "subject": claim.subject,
-        "predicate": claim.predicate,
-        "object": claim.object_text,
-        "objectKind": "literal" if literal else "entity",
-        "objectValue": literal.value if literal else None,
-        "objectDatatype": literal.datatype if literal else None,
-        "context": claim.context,
-        "confidence": claim.confidence,
-        # As text (claims_write reads it with datetime()): the driver packs a datetime in slow Python.
-        "validFrom": claim.valid_from.isoformat() if claim.valid_from else None,
-        "validTo": claim.valid_to.isoformat() if claim.valid_to else None,
-        "text": claim_text(claim.subject, claim.predicate, claim.object_text, [e["text"] for e in evidence]),
-    }
-    links = [
-        {"from": claim_id, "to": target, "type": link.upper()} for link in LINKS for target in getattr(claim, link)
-    ]
-    return _Row(index, claim, {k: v for k, v in node.items() if v is not None}, links, evidence)
+    return evidence
 
 
 def claim_from_node(props: dict[str, Any]) -> Claim:
@@ -273,4 +314,7 @@ def claim_from_node(props: dict[str, Any]) -> Claim:
         tx_from=to_native(props["txFrom"]),
         tx_to=to_native(props.get("txTo")),
         retraction_reason=props.get("retractionReason"),
+        hypothesis=bool(props.get("hypothesis")),
+        valid_when=props.get("validWhen"),
+        sources=props.get("sources") or 0,
     )

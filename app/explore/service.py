@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from donto.claims.models import standing, statement
+from donto.claims.service import superseded_by
 from donto.errors import InvalidInput, NotFound
 from donto.graph.client import GraphClient
 from donto.temporal.instants import iso
@@ -60,11 +62,17 @@ class ProfileFact:
     object: str
     valid_from: str | None
     valid_to: str | None
-    current: bool  # False when a later single value or a SUPERSEDES link in scope replaced it
+    current: bool  # its valid time is known and holds in scope, and nothing replaced it (claims_superseded)
     confidence: float | None
     superseded_by: list[str] = field(default_factory=list)
     contradicted_by: list[str] = field(default_factory=list)
     quotes: list[str] = field(default_factory=list)
+    context: str | None = None
+    hypothesis: bool = False
+    standing: str = "asserted"
+    sources: int = 0
+    valid_when: str | None = None  # words of a time donto could not resolve: its valid time is unknown
+    statement: str = ""  # what it says, its modality in the words: "ann does NOT like fado"
 
 
 @dataclass(frozen=True)
@@ -157,7 +165,9 @@ class ExploreService:
             raise NotFound(f"no entity {key!r} in this workspace", field="key")
         groups: dict[str, list[ProfileFact]] = {}
         mentioned_in: list[ProfileFact] = []
+        replaced = superseded_by(self.graph, workspace, list(dict.fromkeys(r["id"] for r in rows)), scope)
         for r in rows:
+            by = replaced.get(r["id"], [])
             fact = ProfileFact(
                 id=r["id"],
                 subject=r["subject"],
@@ -165,11 +175,17 @@ class ExploreService:
                 object=r["object"],
                 valid_from=iso(r["validFrom"]),
                 valid_to=iso(r["validTo"]),
-                current=r["current"],
+                current=r["valid"] and not by,
                 confidence=r["confidence"],
-                superseded_by=list(dict.fromkeys(r["supersededBy"] or [])),
+                superseded_by=by,
                 contradicted_by=list(r["contradictedBy"] or []),
                 quotes=list(r["quotes"] or []),
+                context=r["context"],
+                hypothesis=r["hypothesis"],
+                standing=standing(r["hypothesis"], r["sources"]),
+                sources=r["sources"],
+                valid_when=r["validWhen"],
+                statement=statement(r["subject"], r["predicate"], r["object"], r["context"], r["hypothesis"]),
             )
             if r["direction"] == "subject":
                 groups.setdefault(r["predicate"], []).append(fact)

@@ -163,7 +163,7 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
     def claim_resource(id: str, ctx: Context) -> str:
         """A claim in full: both time intervals, its premises and evidence."""
         with resource_errors():
-            return as_rest(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id)))[1]
+            return as_rest(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id, TimeScope.now())))[1]
 
     @server.resource("donto://entities/{key}", mime_type="application/json")
     def entity_resource(key: str, ctx: Context) -> str:

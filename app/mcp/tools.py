@@ -181,7 +181,7 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
     @server.tool(annotations=READS)
     def get_claim(id: ClaimId, ctx: Context) -> Annotated[CallToolResult, ClaimOut]:
         """One claim in full: both time intervals, the claims it rests on and that rest on it, its evidence text."""
-        return _result(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id)))
+        return _result(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id, TimeScope.now())))
 
     @server.tool(annotations=READS)
     def claim_status(

@@ -449,11 +449,17 @@ class MemorizeService:
                 for (i, claim), outcome in zip(part, written.claims):
                     ids[i], created[i] = outcome.id, outcome.created
                     new_claims[i] = claim
+        # A fact found again (same content, or a paraphrase) cites its span for the claim it restates:
+        # from another source, that claim's count of independent sources rises.
+        again = {**found_again, **{i: ids[i] for i in same_as}}
+        cited = [(ids[i], ev) for i in again if ids[i] is not None for ev in new_claims[i].evidence]
+        newly_sourced = self.claims.corroborate(job.workspace, [(c, ev) for c, ev in cited if c is not None])
+        sourced_again = {i for i in found_again if ids[i] in newly_sourced}
         outcomes = [
             "existing"
-            if i in found_again
+            if i in found_again and i not in sourced_again
             else "corroborated"
-            if i in same_as
+            if i in same_as or i in sourced_again
             else "created"
             if created[i]
             else "existing"
@@ -470,7 +476,7 @@ class MemorizeService:
                     "hypothesisOnly": f.fact.hypothesis_only,
                     "anchored": new_claims[i].evidence != (),
                     "created": created[i],
-                    "corroborates": i in same_as,
+                    "corroborates": i in same_as or i in sourced_again,
                     "asStated": f"{f.fact.subject} {f.fact.predicate} {f.fact.object}",
                     "validFromAsStated": f.fact.valid_from,
                     "validToAsStated": f.fact.valid_to,
@@ -489,8 +495,8 @@ class MemorizeService:
         return {
             "facts": len(result.facts),
             "claimsCreated": sum(created),
-            "claimsExisting": len(created) - sum(created) - len(same_as),
-            "corroborations": len(same_as),
+            "claimsExisting": len(created) - sum(created) - len(same_as) - len(sourced_again),
+            "corroborations": len(same_as) + len(sourced_again),
             "anchored": anchored,
             "unanchored": len(new_claims) - anchored,
             "premises": sum(len(f.premises) for f in result.facts),
@@ -510,7 +516,8 @@ class MemorizeService:
 
     def _restated(self, workspace: str, drafts: list[_Draft], single: set[str]) -> dict[int, str]:
         """Facts stated with no time of their own that a live claim of the same content, holding when
-        they were said, already records (not for single-valued predicates, `single`: see claims_restated)."""
+        they were said, already records (of a single-valued predicate, `single`, one no other value
+        replaced before then: see claims_restated)."""
         facts = [
             {
                 "index": i,
@@ -519,10 +526,12 @@ class MemorizeService:
                 "object": d.claim.object_text,
                 "objectKind": "literal" if d.claim.object_literal else "entity",
                 "context": d.claim.context,
+                "hypothesis": d.claim.hypothesis,
                 "saidAt": d.said_at,
+                "single": d.claim.predicate in single,
             }
             for i, d in enumerate(drafts)
-            if not d.dated and d.claim.predicate not in single
+            if not d.dated
         ]
         if not facts:
             return {}
@@ -676,6 +685,7 @@ class MemorizeService:
         evidence = _evidence(found, source)
         confidence = fact.confidence if evidence else min(fact.confidence, UNANCHORED_CONFIDENCE)
         valid_from, valid_to, unresolved = valid_times(fact.valid_from, fact.valid_to, source.said_at_of(found))
+        unknown = fact.valid_from is not None and fact.valid_from in unresolved  # its time is the words alone
         claim = NewClaim(
             subject=fact.subject[:512],
             predicate=aligned.get(fact.predicate, fact.predicate)[:512],
@@ -686,6 +696,8 @@ class MemorizeService:
             valid_from=valid_from,
             valid_to=valid_to,
             evidence=evidence,
+            hypothesis=fact.hypothesis_only,
+            valid_when=fact.valid_from if unknown else None,
         )
         said_at = source.said_at_of(found)
         return _Draft(claim, unresolved, said_at, valid_from != said_at or valid_to is not None)
@@ -699,6 +711,12 @@ class _Draft:
     dated: bool  # its valid time is one the text states (not only when it was said)
 
 
+# Words a model may give as a fact's start that only say it holds when said: read as no time stated.
+PRESENT = frozenset(
+    {"now", "currently", "these days", "nowadays", "at the moment", "at present", "presently", "right now", "today"}
+)
+
+
 def valid_times(
     stated_from: str | None, stated_to: str | None, said_at: datetime
 ) -> tuple[datetime | None, datetime | None, list[str]]:
@@ -707,15 +725,19 @@ def valid_times(
     valid from 2019-01-01, "until March" until April begins. A fact stated with no time of its own
     ("I live in Lisbon") holds from when it was said, open-ended: that is the earliest the source
     vouches for it, and what lets a later value of a single-valued predicate supersede it. A fact
-    only said to have ended ("until 2021") has no known start. A time donto cannot resolve ("when
-    she was a child") leaves that end open and is returned, to be reported; so is an end at or
-    before the start."""
+    only said to have ended ("until 2021") has no known start. A start donto cannot resolve ("as a
+    child") leaves the valid time unknown (no start, never "from when it was said": the claim keeps
+    the words); an end it cannot resolve leaves that end open. Both are returned, to be reported; so
+    is an end at or before the start."""
     unresolved: list[str] = []
     valid_from = valid_to = None
+    if stated_from and stated_from.strip().lower() in PRESENT:  # "these days": no time of its own
+        stated_from = None
     if stated_from:
         span = resolve_time_phrase(stated_from, said_at)
         if span is None:
             unresolved.append(stated_from)
+            return None, None, unresolved
         else:
             valid_from = datetime.combine(span[0], clock_time.min, tzinfo=UTC)
     if stated_to:

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from donto.claims.models import standing, statement
 from donto.recall.fusion import Candidate
 from donto.temporal.instants import to_native
 
@@ -35,7 +36,11 @@ class RecallItem:
     text: str  # what the agent reads, dated: "[8 May 2023] ..."
     source: str  # the arm that contributed most
     provenance: Provenance | None = field(default=None)  # only when asked for
-    state: str | None = None  # a claim's: current | superseded | contested | potentially_stale
+    # A claim's: current | superseded | contested | potentially_stale | time_unknown
+    state: str | None = None
+    context: str | None = None  # a claim's modality (negated, possible, ...); None: asserted, or not a claim
+    hypothesis: bool | None = None  # a claim's: inferred or conceivable, not stated
+    standing: str | None = None  # a claim's: asserted | corroborated | hypothetical
 
 
 def date_label(moment: datetime) -> str:
@@ -80,24 +85,40 @@ def passage_item(c: Candidate, run: Sequence[Mapping[str, Any]], with_provenance
 
 
 def claim_item(c: Candidate, claim: Mapping[str, Any], with_provenance: bool) -> RecallItem:
-    """A claim with no turn behind it reads as a dated statement with the words its evidence cites."""
+    """A claim with no turn behind it reads as a dated statement with the words its evidence cites,
+    its modality in the statement itself ("ann does NOT like fado", "possibly: ann takes_up
+    jazz-piano"), a time donto could not resolve as its words ("[time unknown: as a child]"), and a
+    second source's agreement as "(2 sources)"."""
     start = to_native(claim["validFrom"])
     quotes = "".join(f' "{q}"' for q in claim["quotes"])
-    prefix = f"[{date_label(start)}] " if start else ""
+    if claim.get("validWhen"):
+        prefix = f"[time unknown: {claim['validWhen']}] "
+    else:
+        prefix = f"[{date_label(start)}] " if start else ""
+    sources = claim.get("sources") or 0
+    hypothesis = bool(claim.get("hypothesis"))
+    said = statement(claim["subject"], claim["predicate"], claim["object"], claim.get("context"), hypothesis)
+    agreed = f" ({sources} sources)" if sources >= 2 else ""
     provenance = Provenance([], None, [c.id])
     return RecallItem(
         subject=claim["subject"],
         predicate=claim["predicate"],
         object=claim["object"],
-        text=f"{prefix}{claim['subject']} {claim['predicate']} {claim['object']}{quotes}",
+        text=f"{prefix}{said}{agreed}{quotes}",
         source=c.source,
         provenance=provenance if with_provenance else None,
+        context=claim.get("context"),
+        hypothesis=hypothesis,
+        standing=standing(hypothesis, sources),
     )
+
+
+OPTIONAL = ("provenance", "state", "context", "hypothesis", "standing")  # left out of the answer when None
 
 
 def estimate_tokens(item: RecallItem) -> int:
     """About four characters a token, counted over what the agent reads (the item as JSON)."""
-    visible = {k: v for k, v in asdict(item).items() if not (k in ("provenance", "state") and v is None)}
+    visible = {k: v for k, v in asdict(item).items() if not (k in OPTIONAL and v is None)}
     return max(1, len(json.dumps(visible, ensure_ascii=False)) // 4)
 
 

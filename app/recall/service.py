@@ -267,11 +267,12 @@ def claim_state(status: ClaimStatus) -> str:
     """A claim's state in the bundle, from its premise walk: `superseded` when the claim itself no
     longer holds in scope (a later value of a single-valued predicate, a SUPERSEDES link, its valid
     time over), `potentially_stale` when a premise it was derived from no longer holds, `contested`
-    when a claim held in scope contradicts it, else `current`."""
+    when a claim held in scope contradicts it, `time_unknown` when its time is words donto could not
+    resolve (nothing says whether it holds in scope), else `current`."""
     if any(r.depth == 0 for r in status.reasons):
         return "superseded"
     if status.reasons:
         return "potentially_stale"
     if any(c.claim_id == status.claim_id for c in status.contested):
         return "contested"
-    return "current"
+    return "time_unknown" if status.time_unknown else "current"

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from donto.claims.service import superseded_by
 from donto.errors import InvalidInput
 from donto.graph.client import GraphClient
 from donto.temporal.scope import TimeScope
@@ -41,6 +42,7 @@ class ClaimStatus:
     walked: int = 0
     truncated: bool = False
     skipped: int = 0
+    time_unknown: bool = False  # the claim's valid time is words donto could not resolve
 
 
 class WalkService:
@@ -70,7 +72,9 @@ class WalkService:
             max_depth=max_depth,
             fan_out=fan_out,
         )
-        by_id = {row["claimId"]: _shape(row) for row in rows}
+        walked = list(dict.fromkeys(p["id"] for row in rows for p in row["premises"]))
+        replaced = superseded_by(self.graph, workspace, walked, scope)
+        by_id = {row["claimId"]: _shape(row, replaced) for row in rows}
         missing = [i for i in unique if i not in by_id]
         if missing:
             self._explain_missing(workspace, list(ids), missing)
@@ -85,13 +89,13 @@ class WalkService:
         raise InvalidInput(f"no claim {missing[0]!r} in this workspace", field=field)
 
 
-def _shape(row: dict[str, Any]) -> ClaimStatus:
+def _shape(row: dict[str, Any], replaced: dict[str, list[str]]) -> ClaimStatus:
     reasons: list[Reason] = []
     contested: list[Contested] = []
     for p in sorted(row["premises"], key=lambda p: (p["depth"], p["id"])):
         trail = list(p["path"])
-        if p["supersededBy"]:
-            reasons.append(Reason(p["id"], p["depth"], trail, "superseded", sorted(p["supersededBy"])))
+        if replaced.get(p["id"]):
+            reasons.append(Reason(p["id"], p["depth"], trail, "superseded", sorted(replaced[p["id"]])))
         if p["retracted"]:
             reasons.append(Reason(p["id"], p["depth"], trail, "retracted", []))
         if p["expired"]:
@@ -106,4 +110,5 @@ def _shape(row: dict[str, Any]) -> ClaimStatus:
         walked=row["walked"],
         truncated=row["truncated"],
         skipped=row["skipped"],
+        time_unknown=row["timeUnknown"],
     )

@@ -65,9 +65,9 @@ def list_claims(
 
 
 @router.get("/{claim_id}", response_model=ClaimOut, responses=errors(404))
-def get_claim(claim_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> ClaimOut:
+def get_claim(claim_id: str, memory: MemoryDep, workspace: WorkspaceDep, scope: ScopeDep) -> ClaimOut:
     """One claim: both time intervals, relationships in both directions, evidence spans with text."""
-    return ClaimOut.from_domain(memory.claims.get(workspace, claim_id))
+    return ClaimOut.from_domain(memory.claims.get(workspace, claim_id, scope))
 
 
 @router.post("/{claim_id}/retract", response_model=RetractOut, responses={**WITH_BODY, **errors(404, 409)})

@@ -71,6 +71,7 @@ class ClaimIn(Strict):
     contradicts: list[Id] = Field(default_factory=list, max_length=MAX_LINKS)
     supersedes: list[Id] = Field(default_factory=list, max_length=MAX_LINKS)
     evidence: list[EvidenceIn] = Field(default_factory=list, max_length=MAX_LINKS)
+    hypothesis: bool = Field(default=False, description="inferred or conceivable, not stated: read as 'possibly: ...'")
 
     @model_validator(mode="after")
     def _valid_interval(self) -> ClaimIn:
@@ -94,6 +95,7 @@ class ClaimIn(Strict):
             contradicts=tuple(self.contradicts),
             supersedes=tuple(self.supersedes),
             evidence=tuple(Evidence(e.document_id, e.start, e.end) for e in self.evidence),
+            hypothesis=self.hypothesis,
         )
 
 
@@ -130,13 +132,31 @@ class EvidenceOut(BaseModel):
 
 class ClaimOut(BaseModel):
     id: str
+    statement: str = Field(
+        description="what the claim says, its modality in the words: 'ann does NOT like fado', "
+        "'possibly: ann takes_up jazz-piano'"
+    )
     subject: str
     predicate: str
     object: dict[str, Any]
-    context: str | None
+    context: str | None = Field(
+        description="its modality (negated, possible, planned, ...) or a context; null: asserted"
+    )
+    hypothesis: bool = Field(default=False, description="inferred or conceivable, not stated by its source")
+    standing: str = Field(
+        default="asserted",
+        description="how established it is: hypothetical (a hypothesis), corroborated (two or more independent "
+        "sources), asserted",
+    )
+    sources: int = Field(default=0, description="independent sources its evidence cites: documents, or sessions")
     confidence: float | None
     valid_from: str | None
     valid_to: str | None
+    valid_when: str | None = Field(
+        default=None,
+        description="the words of a time donto could not resolve ('as a child'): its valid time is unknown, so it "
+        "neither replaces another value nor is replaced by one",
+    )
     tx_from: str
     tx_to: str | None
     retraction_reason: str | None = None
@@ -170,6 +190,10 @@ class ClaimOut(BaseModel):
             "superseded_by": "supersededBy",
         }
         detail: dict[str, Any] = {}
+        if claim.superseded_by is not None:
+            detail["superseded_by"] = claim.superseded_by
+        if claim.valid_when is not None:
+            detail["valid_when"] = claim.valid_when
         if claim.links:
             detail = {field: claim.links[key] for field, key in links.items()}
             detail["evidence"] = [EvidenceOut(**vars(e)) for e in claim.evidence]
@@ -179,10 +203,14 @@ class ClaimOut(BaseModel):
             }
         return cls(
             id=claim.id,
+            statement=claim.statement,
             subject=claim.subject,
             predicate=claim.predicate,
             object=obj,
             context=claim.context,
+            hypothesis=claim.hypothesis,
+            standing=claim.standing,
+            sources=claim.sources,
             confidence=claim.confidence,
             valid_from=iso(claim.valid_from),
             valid_to=iso(claim.valid_to),

@@ -18,11 +18,22 @@ class ProfileFactOut(Out):
     object: str
     valid_from: str | None
     valid_to: str | None
-    current: bool = Field(description="false when a later single value or a SUPERSEDES link in scope replaced it")
+    current: bool = Field(
+        description="true when its valid time is known and holds in scope and no claim replaced it (a later value "
+        "of a single-valued predicate, or a SUPERSEDES link); a claim of unknown valid time is never current"
+    )
     confidence: float | None
     superseded_by: list[str] = Field(description="claims that replaced this one in scope")
     contradicted_by: list[str] = Field(description="claims that contradict this one, shown, never resolved")
     quotes: list[str] = Field(description="the words its evidence spans cite")
+    statement: str = Field(description="what it says, its modality in the words: 'ann does NOT like fado'")
+    context: str | None = Field(default=None, description="its modality (negated, possible, ...) or null: asserted")
+    hypothesis: bool = Field(default=False, description="inferred or conceivable, not stated by its source")
+    standing: str = Field(default="asserted", description="hypothetical, corroborated (2+ sources) or asserted")
+    sources: int = Field(default=0, description="independent sources its evidence cites (documents, sessions)")
+    valid_when: str | None = Field(
+        default=None, description="the words of a time donto could not resolve ('as a child'): valid time unknown"
+    )
 
 
 class PredicateGroupOut(Out):

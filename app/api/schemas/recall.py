@@ -52,16 +52,26 @@ class RecallItemOut(BaseModel):
     text: str = Field(description="what the agent reads, with its dates: '[8 May 2023] ...'")
     source: str = Field(description="the arm that contributed most")
     provenance: ProvenanceOut | None = Field(default=None, description="only with include_provenance")
-    state: Literal["current", "superseded", "contested", "potentially_stale"] | None = Field(
+    state: Literal["current", "superseded", "contested", "potentially_stale", "time_unknown"] | None = Field(
         default=None,
         description="a claim's, from the premise walk at the request's scope: superseded (a later value of a "
         "single-valued predicate, or its valid time is over), potentially_stale (a premise it rests on no longer "
-        "holds), contested (a claim held in scope contradicts it), current; absent for turns and passages",
+        "holds), contested (a claim held in scope contradicts it), time_unknown (its time is words donto could not "
+        "resolve: it may or may not hold now), current (what its statement says, a denial or a guess included, "
+        "holds in scope); absent for turns and passages",
+    )
+    context: str | None = Field(
+        default=None, description="a claim's modality (negated, possible, planned, reported, ...); absent: asserted"
+    )
+    hypothesis: bool | None = Field(default=None, description="a claim's: inferred or conceivable, not stated")
+    standing: Literal["asserted", "corroborated", "hypothetical"] | None = Field(
+        default=None,
+        description="a claim's: hypothetical (a hypothesis), corroborated (two or more independent sources), asserted",
     )
 
     @classmethod
     def of(cls, item: RecallItem) -> RecallItemOut:
-        """The item as the API hands it back: `provenance` and `state` are left unset (so an answer
+        """The item as the API hands it back: `provenance`, `state` and a claim's fields are left unset (so an answer
         made with exclude_unset leaves their keys out) where the item has none, and so are a
         provenance's document fields for a turn or a claim."""
         out = cls(
@@ -73,7 +83,13 @@ class RecallItemOut(BaseModel):
                 **{k: v for k, v in fields.items() if v is not None or k not in ProvenanceOut.DOCUMENT_FIELDS}
             )
         if item.state is not None:
-            out.state = item.state  # type: ignore[assignment]  # RecallItem.state is one of the four
+            out.state = item.state  # type: ignore[assignment]  # RecallItem.state is one of the five
+        if item.context is not None:
+            out.context = item.context
+        if item.hypothesis is not None:
+            out.hypothesis = item.hypothesis
+        if item.standing is not None:
+            out.standing = item.standing  # type: ignore[assignment]  # one of the three
         return out
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from donto.api.schemas.common import Id, Instant, Key, Strict
+from donto.claims.models import statement
 from donto.subjects.models import (
     OBSERVATION_KINDS,
     UNDERSTANDING_KINDS,
@@ -584,11 +585,15 @@ class MemoryRecallIn(Strict):
 
 class RecalledClaimOut(BaseModel):
     id: str
+    statement: str = Field(description="what it says, its modality in the words: 'ann does NOT like fado'")
     subject: str
     predicate: str
     object: str
+    context: str | None = Field(default=None, description="its modality (negated, possible, ...); null: asserted")
+    hypothesis: bool = Field(default=False, description="inferred or conceivable, not stated by its source")
     valid_from: str | None
     valid_to: str | None
+    valid_when: str | None = Field(default=None, description="words of a time donto could not resolve")
     via: Literal["cited", "named"]
 
 
@@ -623,11 +628,17 @@ class MemoryRecallOut(BaseModel):
             claims=[
                 RecalledClaimOut(
                     id=c["id"],
+                    statement=statement(
+                        c["subject"], c["predicate"], c["object"], c.get("context"), bool(c.get("hypothesis"))
+                    ),
                     subject=c["subject"],
                     predicate=c["predicate"],
                     object=c["object"],
+                    context=c.get("context"),
+                    hypothesis=bool(c.get("hypothesis")),
                     valid_from=_iso(c["validFrom"]),
                     valid_to=_iso(c["validTo"]),
+                    valid_when=c.get("validWhen"),
                     via=c["via"],
                 )
                 for c in r.claims
