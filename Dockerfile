@@ -9,14 +9,12 @@ WORKDIR /srv/donto
 RUN apt-get update && apt-get install -y --no-install-recommends libgl1 libglib2.0-0 \
     && rm -rf /var/lib/apt/lists/*
 
-# CPU-only PyTorch first: sentence-transformers would otherwise pull the multi-gigabyte CUDA build.
-RUN pip install --index-url https://download.pytorch.org/whl/cpu torch
-
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY cypher ./cypher
 COPY extraction ./extraction
-# A plain (not editable) install: the queries and the schema ship inside the package.
+# A plain (not editable) install: the queries and the schema ship inside the package. No PyTorch: the
+# default model runs on ONNX Runtime; a model that needs torch needs the `torch` extra added here.
 COPY constraints.txt ./
 RUN pip install -c constraints.txt ".[server]" && useradd --create-home donto
 USER donto

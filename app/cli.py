@@ -185,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
+    from donto.embedding.encoder import check_torch
+
+    check_torch(settings.embedding, settings.recall.rerank_model)  # before Neo4j starts: nothing left running
     if settings.uses_local_neo4j:
         from donto.neo4j_local import LocalNeo4j
 
@@ -202,6 +205,9 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
 
     from donto.api.main import create_app
     from donto.api.server import uvicorn_config
+    from donto.embedding.encoder import check_torch
+
+    check_torch(settings.embedding, settings.recall.rerank_model)  # what to install, not a failed load in the log
 
     host = args.host or settings.api.host
     port = args.port or settings.api.port
@@ -268,8 +274,8 @@ def cmd_reembed(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from donto.embedding.encoder import packaged_models
-    from donto.embedding.fetch import CATALOGUE, fetch
+    from donto.embedding.encoder import TORCH_EXTRA, packaged_models, torch_installed
+    from donto.embedding.fetch import CATALOGUE, JarModel, fetch
     from donto.memory import Memory
 
     if args.action == "fetch":
@@ -291,12 +297,15 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
         for key, value in asdict(memory.encoder.card).items():
             shown = repr(value) if key.endswith("_prompt") else value  # a prompt's trailing space counts
             print(f"{key:>15}: {shown}")
-    print("\ninstalled packages that ship sentence-transformers weights (DONTO_EMBEDDING_MODEL=<package>):")
+    print("\ninstalled packages that ship sentence-transformers weights (DONTO_EMBEDDING_MODEL=<package>; on torch):")
     for name, version in packaged_models():
         print(f"  {name} {version}")
     print("\nmodels `donto models fetch NAME` makes ready (then DONTO_EMBEDDING_MODEL=NAME):")
     for model in CATALOGUE.values():
-        print(f"  {model.name} ({model.licence}; {model.provenance})")
+        runs = "ONNX Runtime" if isinstance(model, JarModel) else "torch"
+        print(f"  {model.name} (runs on {runs}; {model.licence}; {model.provenance})")
+    if not torch_installed():
+        print(f"\nmodels that run on torch need the torch extra, which this install leaves out: {TORCH_EXTRA}")
     return 0
 
 

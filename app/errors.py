@@ -89,8 +89,9 @@ class ModelUnavailable(BackendUnavailable):
 
     code = "model_unavailable"
 
-    def __init__(self, model: str, retry_after: int = 30):
-        super().__init__(f"the embedding model {model} could not be loaded: see the server's log", retry_after)
+    def __init__(self, model: str, remedy: str | None = None, retry_after: int = 30):
+        remedy = remedy or "see the server's log"  # the torch extra missing is said here: nothing to hide in it
+        super().__init__(f"the embedding model {model} could not be loaded: {remedy}", retry_after)
 
 
 class QueryTimedOut(BackendUnavailable):

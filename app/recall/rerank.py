@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from donto.embedding.encoder import Encoder
+from donto.embedding.encoder import Encoder, TorchNotInstalled, torch_installed
 from donto.embedding.turns import embedding_text
 from donto.recall.fusion import Candidate
 
@@ -62,6 +62,8 @@ class Reranker:
             config = Path(cached) if isinstance(cached, str) else config
         if not is_cross_encoder(config):
             return None
+        if not torch_installed():
+            raise TorchNotInstalled(f"DONTO_RECALL_RERANK_MODEL={self.name}", "it is a cross-encoder")
         from sentence_transformers import CrossEncoder
 
         return CrossEncoder(path, device=self.encoder.device, trust_remote_code=self.encoder.trust_remote_code)

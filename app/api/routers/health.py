@@ -39,6 +39,7 @@ def health(memory: MemoryDep) -> HealthOut | JSONResponse:
         embedding_model=rows[0]["embeddingModel"],
         model_state=state,
         model=ModelOut(**asdict(encoder.card)) if state == "ready" else None,
+        model_remedy=encoder.failure_remedy,
         indexes_not_online=[IndexStateOut(**row) for row in not_online],
     )
     if state == "failed":  # a balancer should send nothing here: recall would only get 503s

@@ -46,6 +46,11 @@ class HealthOut(BaseModel):
         "loaded (503; the server's log says why)",
     )
     model: ModelOut | None = Field(default=None, description="the configured model's card, once it is loaded")
+    model_remedy: str | None = Field(
+        default=None,
+        description="with `failed`, where the configured model (or device) runs on PyTorch and the install "
+        'leaves it out: what to install (pip install "donto-memory[torch]")',
+    )
     indexes_not_online: list[IndexStateOut] | None = Field(
         default=None,
         description="indexes not online, empty when all are: while one is built (minutes for a million vectors) "
