@@ -83,6 +83,7 @@ def second_env(bolt: int, http: int, **extra: str) -> dict[str, str]:
         "HTTP_PORT": str(http),
         "HEAP": "512m",
         "PAGECACHE": "256m",
+        "START_TIMEOUT_S": os.environ.get("DONTO_NEO4J_START_TIMEOUT_S", "300"),  # a busy machine starts slowly
     }
     return bare_env(**{f"DONTO_NEO4J_{k}": v for k, v in neo4j.items()}, **extra)
 
@@ -119,7 +120,7 @@ def second(tmp_path_factory, first) -> Iterator[tuple[Path, str]]:
     )
     url = f"http://127.0.0.1:{api}"
     try:
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 600
         while True:
             assert up.poll() is None, up.stdout.read().decode() if up.stdout else ""
             assert time.monotonic() < deadline, "the second donto did not answer"
@@ -130,8 +131,9 @@ def second(tmp_path_factory, first) -> Iterator[tuple[Path, str]]:
                 time.sleep(0.5)
         yield project, url
     finally:
-        os.killpg(up.pid, signal.SIGINT)  # Ctrl-C: the API stops, its Neo4j runs on
-        up.wait(timeout=60)
+        if up.poll() is None:
+            os.killpg(up.pid, signal.SIGINT)  # Ctrl-C: the API stops, its Neo4j runs on
+            up.wait(timeout=60)
         stopped = donto(project, "neo4j", "stop")
         assert stopped.returncode == 0, stopped.stderr
         assert not neo4j_of(project / ".donto" / "neo4j")
