@@ -85,9 +85,13 @@ def test_one_signal_stops_a_pytest_run_and_the_neo4j_it_started(tmp_path, sent, 
         output = run.communicate(timeout=60)[0].decode()
         took = time.monotonic() - began
     finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
+        if run.poll() is None:  # this test was stopped or failed: the run still stops its Neo4j (SIGKILL would not)
+            os.killpg(run.pid, signal.SIGTERM)
+            try:
+                run.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(run.pid, signal.SIGKILL)
+                run.wait()
     assert run.returncode in (2, -sent), output  # pytest's "interrupted" (2), or the signal itself
     assert not alive(pid), f"Neo4j ({pid}) outlived the run it was started for"
     assert list(parent.iterdir()) == [], "its temporary home was left behind"

@@ -129,7 +129,8 @@ def second(tmp_path_factory, first) -> Iterator[tuple[Path, str]]:
                 if httpx.get(f"{url}/health", timeout=2).status_code == 200:  # its Neo4j answers it
                     break
             except httpx.TransportError:
-                time.sleep(0.5)
+                pass
+            time.sleep(0.5)
         yield project, url
     finally:
         if up.poll() is None:
