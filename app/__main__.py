@@ -12,7 +12,8 @@ def main() -> int:
     except ModuleNotFoundError as missing:
         print(
             f"donto: this install has the Python client only ({missing.name} is missing); "
-            'the server and its command line need: pip install "donto-memory[server]"',
+            "the server and its command line need its server extra, from the checkout or the wheel it was "
+            'installed from: pip install "./donto[server]" (or "dist/donto_memory-<version>-py3-none-any.whl[server]")',
             file=sys.stderr,
         )
         return 2

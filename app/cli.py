@@ -5,18 +5,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import secrets
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from pydantic import SecretStr
 
+from donto.home import ApiAddress, write_record
 from donto.settings import ConfigurationError, Settings, load_settings
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 def workspace_name(value: str) -> str:
@@ -44,11 +51,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="donto", description="Graph-database-native memory for AI agents.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    up = sub.add_parser("up", help="start the local Neo4j (unless NEO4J_URI is set), apply the schema, serve the API")
+    up = sub.add_parser(
+        "up",
+        help="start the local Neo4j (unless NEO4J_URI is set), apply the schema, serve the API; "
+        "its addresses are kept in the home",
+    )
     serve = sub.add_parser("serve", help="serve the API against the configured Neo4j")
-    for p in (up, serve):
-        p.add_argument("--host", default=None)
-        p.add_argument("--port", type=int, default=None)
+    for p in (up, serve):  # as DONTO_HOST and DONTO_PORT: over the home's record (app/home.py)
+        p.add_argument("--host", default=None, help="where the API listens (default: DONTO_URL's host, the home's)")
+        p.add_argument("--port", type=int, default=None, help="its port (default: DONTO_URL's, else the home's, 8765)")
 
     neo4j = sub.add_parser("neo4j", help="manage the local Neo4j Community server")
     neo4j.add_argument("action", choices=["install", "start", "stop", "status"])
@@ -186,21 +197,83 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
     from donto.embedding.encoder import check_torch
+    from donto.home import find_home
+    from donto.neo4j_local import LocalNeo4j
 
     check_torch(settings.embedding, settings.recall.rerank_model)  # before Neo4j starts: nothing left running
-    if settings.uses_local_neo4j:
-        from donto.neo4j_local import LocalNeo4j
 
-        local = LocalNeo4j(settings.local_neo4j, api_url=_api_url(settings, args))
-        local.install()
-        _print_status(local.start())
-    if settings.api.api_key is None:
-        _local_admin_key(settings.admin_key_file)  # made once; cmd_serve reads it
-    print(f"analyst's guide: in Neo4j Browser, run  :play {_api_url(settings, args)}/analyst/guide?workspace=default")
-    return cmd_serve(settings, args)
+    address = settings.api_address(args.host, args.port)
+    local = LocalNeo4j(settings.local_neo4j, api_url=address.url) if settings.uses_local_neo4j else None
+    # Every port is checked before anything starts, and the API's is held from here on: no other process
+    # takes it while Neo4j starts, and a refusal leaves nothing running.
+    listener = _api_listener(address, also=local.ports_taken() if local else [])
+    started_here = False
+    server = None
+    try:
+        if local is not None:
+            local.install()
+        if local is not None:
+            status = local.start()
+            started_here = status.message.startswith("started")
+            _print_status(status)
+        kept = write_record(find_home().path, {**address.variables, **(local.ports() if local else {})})
+        print(f"addresses kept in {kept}: commands run in this home find them there")
+        if settings.api.api_key is None:
+            _local_admin_key(settings.admin_key_file)  # made once; _server reads it
+        print(f"analyst's guide: in Neo4j Browser, run  :play {address.url}/analyst/guide?workspace=default")
+        server = _server(settings, address)
+        server.run(sockets=[listener])
+    finally:
+        listener.close()
+        if local is not None and started_here and not (server and server.started):  # the API never answered
+            local.stop()
+            print("Neo4j stopped: the API did not start", file=sys.stderr)
+    return 0
 
 
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
+    address = settings.api_address(args.host, args.port)
+    listener = _api_listener(address)  # a taken port is told now, not after the app has started
+    try:
+        server = _server(settings, address)
+        server.run(sockets=[listener])
+    finally:
+        listener.close()
+    return 0
+
+
+def _api_listener(address: ApiAddress, also: list[str] | None = None) -> socket.socket:
+    """The API's socket, bound (not yet listening: a client is refused, not kept waiting, until the app is
+    ready); refused with every taken port named, `also` (Neo4j's) included."""
+    from donto.neo4j_local import PortInUseError
+
+    taken = list(also or [])
+    listener = None
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(
+            address.host, address.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        listener = socket.socket(family, kind, proto)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: past servers' TIME_WAIT is no bar
+        listener.bind(where)
+    except OSError as exc:
+        if listener is not None:
+            listener.close()
+        listener = None
+        reason = "is already in use by another process" if exc.errno == errno.EADDRINUSE else f"cannot be used ({exc})"
+        taken.append(
+            f"port {address.port} on {address.host} (the API) {reason}; stop it or choose another: "
+            f"DONTO_URL=http://127.0.0.1:<port> (or --port)"
+        )
+    if taken:
+        if listener is not None:
+            listener.close()
+        raise PortInUseError("; ".join(taken) + "; nothing was started")
+    assert listener is not None
+    return listener
+
+
+def _server(settings: Settings, address: ApiAddress) -> uvicorn.Server:
     import uvicorn
 
     from donto.api.main import create_app
@@ -209,8 +282,6 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
 
     check_torch(settings.embedding, settings.recall.rerank_model)  # what to install, not a failed load in the log
 
-    host = args.host or settings.api.host
-    port = args.port or settings.api.port
     settings.connection()  # no home, no password: one line now, not a traceback from the app's start
     key_file = settings.admin_key_file
     if settings.api.api_key is None and key_file.exists():  # the key `donto up` made in this home
@@ -220,23 +291,25 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
     elif not os.environ.get("DONTO_API_KEY"):
         # Never printed: whatever captures this output (a terminal log, CI, journald) would keep it.
         print(f"admin API key: in {key_file} (readable by you only); KEY=$(cat {key_file})")
-    print(f"donto API on http://{host}:{port}  (OpenAPI at /docs)", flush=True)
-    uvicorn.Server(uvicorn_config(create_app(settings), settings.api, host, port)).run()
-    return 0
+    print(f"donto API on {address.url}  (OpenAPI at /docs)", flush=True)
+    return uvicorn.Server(uvicorn_config(create_app(settings), settings.api, address.host, address.port))
 
 
 def cmd_neo4j(settings: Settings, args: argparse.Namespace) -> int:
+    from donto.home import find_home
     from donto.neo4j_local import LocalNeo4j
 
     if not settings.uses_local_neo4j and args.action != "install":
         print(f"NEO4J_URI is set ({settings.neo4j.uri}): donto uses that server and starts none.")
         return 0
-    local = LocalNeo4j(settings.local_neo4j, api_url=_api_url(settings, None))
+    local = LocalNeo4j(settings.local_neo4j, api_url=settings.api_address().url)
     if args.action == "install":
         local.install()
         print(f"Neo4j {settings.local_neo4j.version} jars in {settings.local_neo4j.runtime}/lib")
     elif args.action == "start":
-        _print_status(local.start())
+        status = local.start()
+        write_record(find_home().path, local.ports())  # the commands run in this home after it find it there
+        _print_status(status)
     elif args.action == "stop":
         local.stop()
         print("Neo4j stopped")
@@ -555,13 +628,6 @@ def cmd_purge(settings: Settings, args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {kind}" for kind, n in report.counts.items()) or "nothing"
     print(f"purged {report.scope} of workspace {report.workspace}: {counts} (audit record {report.id})")
     return 0
-
-
-def _api_url(settings: Settings, args: argparse.Namespace | None) -> str:
-    """Where the API answers, as Browser reaches it (a wildcard listen address is reached on loopback)."""
-    host = (args and args.host) or settings.api.host
-    port = (args and args.port) or settings.api.port
-    return f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
 
 
 def _print_status(status: object) -> None:

@@ -5,7 +5,7 @@ Groups and their variables:
                        When NEO4J_URI is unset donto uses its local server (LocalNeo4jSettings).
 - LocalNeo4jSettings  DONTO_NEO4J_HOME, DONTO_NEO4J_BOLT_PORT, DONTO_NEO4J_HTTP_PORT, ...; by default
                        in the donto home (DONTO_HOME, else the nearest .donto/ upwards: find_home)
-- ApiSettings         DONTO_API_KEY (admin key), DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES,
+- ApiSettings         DONTO_API_KEY (admin key), DONTO_URL, DONTO_HOST, DONTO_PORT, DONTO_MAX_BODY_BYTES,
                       DONTO_RUN_WORKERS, DONTO_RATE_LIMIT_PER_S, DONTO_AUTH_FAILURE_LIMIT, ...
 - EmbeddingSettings   DONTO_EMBEDDING_MODEL, DONTO_EMBEDDING_BATCH_SIZE
 - RecallSettings      DONTO_RECALL_ARM_WEIGHTS, DONTO_RECALL_RERANK_MODEL, DONTO_RECALL_RERANK_DEPTH
@@ -13,6 +13,8 @@ Groups and their variables:
 - ExtractionSettings  DONTO_EXTRACTION_PROMPTS — a prompt file over the built-in extraction prompts
 - OcrSettings         DONTO_OCR_THREADS — cores one image given to memorize is read with
 - McpSettings         DONTO_MCP_KEY, DONTO_MCP_WORKSPACE — the caller of `donto mcp` (stdio)
+The home also records the addresses `donto up` started on (<home>/config.toml, app/home.py): the Neo4j
+ports and the API's address, unset in the environment, take their recorded values, else their defaults.
 """
 
 from __future__ import annotations
@@ -20,15 +22,16 @@ from __future__ import annotations
 import os
 import re
 import secrets
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, SettingsError
 
 from donto import __version__
+from donto.home import ApiAddress, HomeRecordError, find_api, find_home, read_record
 
 APP_NAME = "donto"
 # bolt: one server; neo4j: routing (a cluster, Aura); +s verifies TLS, +ssc accepts a self-signed certificate.
@@ -36,42 +39,22 @@ NEO4J_SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 APP_VERSION = __version__
 
 
-HOME_FOLDER = ".donto"  # what `donto up` makes: the local Neo4j's home, its jars, the admin key
+class HomeRecord(PydanticBaseSettingsSource):
+    """What `donto up` recorded in the home's config.toml (app/home.py), under the environment and
+    over the defaults: each field its variable's recorded value (DONTO_NEO4J_BOLT_PORT, ...)."""
 
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # __call__ reads the whole record at once
 
-@dataclass(frozen=True)
-class DontoHome:
-    """Where this donto's files are: `path` when `found`, else where `donto up` would make them."""
-
-    path: Path
-    found: bool
-    named: bool  # by DONTO_HOME
-    searched: tuple[Path, ...]  # the folders looked in for a .donto/, nearest first
-
-    def not_found(self) -> str:
-        if self.named:
-            return f"DONTO_HOME={self.path}: no such folder (run `donto up` with it set, or name the folder it made)"
-        return (
-            f"no donto home: DONTO_HOME is unset and there is no {HOME_FOLDER}/ in {self.searched[0]} or any folder "
-            f"above it (up to {self.searched[-1]}); run this where `donto up` ran, or below it, or set "
-            f"DONTO_HOME to the {HOME_FOLDER} folder it made"
-        )
-
-
-def find_home(cwd: Path | None = None) -> DontoHome:
-    """DONTO_HOME, else the nearest .donto/ in the working directory or a folder above it, as git finds
-    .git: a command run from a sub-folder (or anywhere, with the home named) finds the Neo4j password
-    and the admin key `donto up` made. Found nowhere: the working directory's, where `donto up` makes it."""
-    named = os.environ.get("DONTO_HOME")
-    if named:
-        path = Path(named).expanduser().absolute()
-        return DontoHome(path, path.is_dir(), True, (path,))
-    here = (cwd or Path.cwd()).absolute()
-    searched = (here, *here.parents)
-    for i, folder in enumerate(searched):
-        if (folder / HOME_FOLDER).is_dir():
-            return DontoHome(folder / HOME_FOLDER, True, False, searched[: i + 1])
-    return DontoHome(here / HOME_FOLDER, False, False, searched)
+    def __call__(self) -> dict[str, Any]:
+        home = find_home()
+        try:
+            record = read_record(home.path) if home.found else {}
+        except HomeRecordError as exc:
+            raise ConfigurationError(str(exc)) from None
+        prefix = str(self.config.get("env_prefix", "")).upper()
+        found = {name: record.get(f"{prefix}{name}".upper()) for name in self.settings_cls.model_fields}
+        return {name: value for name, value in found.items() if value is not None}
 
 
 class Neo4jSettings(BaseSettings):
@@ -107,7 +90,8 @@ class Neo4jSettings(BaseSettings):
 
 
 class LocalNeo4jSettings(BaseSettings):
-    """The Neo4j Community server donto resolves from Maven Central and runs itself."""
+    """The Neo4j Community server donto resolves from Maven Central and runs itself. Its ports, unset in
+    the environment, are the ones the home records (`donto up` and `donto neo4j start` record them)."""
 
     model_config = SettingsConfigDict(env_prefix="DONTO_NEO4J_", extra="ignore")
 
@@ -120,6 +104,17 @@ class LocalNeo4jSettings(BaseSettings):
     heap: str = "1g"
     pagecache: str = "1g"
     start_timeout_s: float = 120.0
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, env_settings, HomeRecord(settings_cls), dotenv_settings, file_secret_settings
 
     @property
     def bolt_uri(self) -> str:
@@ -158,8 +153,12 @@ class ApiSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DONTO_", extra="ignore")
 
     api_key: SecretStr | None = None  # admin key; `donto up` makes one when unset
-    host: str = "127.0.0.1"
-    port: int = 8765
+    # The API's address (app/home.py, api_address): DONTO_URL, where clients reach it; DONTO_HOST and
+    # DONTO_PORT, where it listens when the URL does not say (0.0.0.0 in a container, a proxy's port).
+    # None: unset in the environment; Settings.api_address then reads the home's record.
+    url: str | None = None
+    host: str | None = None
+    port: int | None = Field(default=None, ge=1, le=65535)
     max_body_bytes: int = 8 * 1024 * 1024
     body_timeout_s: float = 30.0  # a request body not fully received by then: 408
     header_timeout_s: float = 10.0  # a connection whose request head is not in by then is closed
@@ -190,6 +189,20 @@ class ApiSettings(BaseSettings):
     auth_failure_window_s: float = 60.0
     auth_failure_delay_s: float = 1.0
     key_usage_flush_s: float = 10.0  # how often counted key use is written to the graph
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, url: str | None) -> str | None:
+        if not url:
+            return None
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018  (raises on a port that is not a number)
+        except ValueError:
+            raise ValueError("not a URL (e.g. http://127.0.0.1:8765)") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("an http:// or https:// URL with a host (e.g. http://127.0.0.1:8765)")
+        return url
 
 
 class EmbeddingSettings(BaseSettings):
@@ -300,6 +313,14 @@ class Settings(BaseModel):
     @property
     def uses_local_neo4j(self) -> bool:
         return not self.neo4j.uri
+
+    def api_address(self, host: str | None = None, port: int | None = None) -> ApiAddress:
+        """Where the API listens and where clients reach it: `--host`/`--port`, DONTO_URL, DONTO_HOST
+        and DONTO_PORT, else (none of them given) what the home records, else http://127.0.0.1:8765."""
+        try:
+            return find_api(self.api.url, host or self.api.host, port or self.api.port)
+        except HomeRecordError as exc:
+            raise ConfigurationError(str(exc)) from None
 
     @property
     def admin_key_file(self) -> Path:

@@ -2,8 +2,9 @@
 
     .venv/bin/python examples/tour.py
 
-It finds the API at DONTO_URL (default http://127.0.0.1:8765) and the admin key in DONTO_API_KEY,
-else in the `.donto/api-key` that `make up` made (here or in a folder above), and works in a
+It finds the API and the admin key as donto.Client does: DONTO_URL and DONTO_API_KEY, else the address
+`make up` recorded in its home and the key it kept there (`.donto/`, here or in a folder above, or
+DONTO_HOME), else http://127.0.0.1:8765; and it works in a
 workspace of its own (DONTO_WORKSPACE, default a fresh `tour-...`), so it can run any number of
 times. Every id it uses comes from an answer: nothing to copy by hand. tests/test_tour.py runs it
 against the suite's server, so it cannot rot."""
@@ -13,18 +14,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
 
 import httpx
 
+from donto.home import admin_key, client_url  # how donto.Client finds them: the environment, else the home
 
-def admin_key() -> str:
-    if key := os.environ.get("DONTO_API_KEY"):
-        return key
-    for folder in (Path.cwd(), *Path.cwd().parents):
-        if (kept := folder / ".donto" / "api-key").is_file():
-            return kept.read_text().strip()
-    sys.exit("no admin key: set DONTO_API_KEY, or run this where `make up` ran")
+NO_KEY = "no admin key: set DONTO_API_KEY, or run this where `make up` ran"
 
 
 def show(title: str) -> None:
@@ -34,8 +29,8 @@ def show(title: str) -> None:
 def main() -> None:
     workspace = os.environ.get("DONTO_WORKSPACE") or f"tour-{time.strftime('%Y%m%d-%H%M%S')}"
     donto = httpx.Client(
-        base_url=os.environ.get("DONTO_URL", "http://127.0.0.1:8765"),
-        headers={"Authorization": f"Bearer {admin_key()}", "X-Donto-Workspace": workspace},
+        base_url=client_url(),
+        headers={"Authorization": f"Bearer {admin_key() or sys.exit(NO_KEY)}", "X-Donto-Workspace": workspace},
         timeout=60,
     )
 

@@ -1,7 +1,7 @@
 """donto's Python client: donto.Client (blocking) and donto.AsyncClient (asyncio), on httpx.
 
-Needs only httpx and pydantic: `pip install donto-memory` installs the client; the server's
-dependencies come with `pip install "donto-memory[server]"`."""
+Needs only httpx and pydantic: `pip install ./donto` (a checkout) or the wheel `make wheel` builds
+installs the client; the server's dependencies come with its `[server]` extra."""
 
 from donto.client._async import AsyncClient
 from donto.client._sync import Client

@@ -15,7 +15,6 @@ import os
 import random
 from collections.abc import AsyncIterator, Mapping
 from datetime import datetime
-from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -86,8 +85,8 @@ from donto.api.schemas.subjects import (
 from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from donto.api.schemas.workspaces import WorkspaceSettingsIn, WorkspaceSettingsOut
 from donto.client.errors import ConnectionFailed, from_response, from_validation, retry_after_s
+from donto.home import admin_key, client_url, find_home
 
-DEFAULT_URL = "http://127.0.0.1:8765"
 RETRIED = (429, 503)  # donto answers these before doing any work, so any request may be sent again
 FINISHED = ("succeeded", "failed", "cancelled")
 
@@ -96,13 +95,9 @@ Out = TypeVar("Out", bound=BaseModel)
 
 
 def find_key() -> str | None:
-    """DONTO_API_KEY, else the admin key `donto up` kept in the nearest .donto/ upwards (as git finds .git)."""
-    if key := os.environ.get("DONTO_API_KEY"):
-        return key
-    for folder in (Path.cwd(), *Path.cwd().parents):
-        if (kept := folder / ".donto" / "api-key").is_file():
-            return kept.read_text().strip()
-    return None
+    """DONTO_API_KEY, else the admin key `donto up` kept in its home (DONTO_HOME, else the nearest .donto/
+    upwards, as git finds .git)."""
+    return admin_key()
 
 
 def body_of(
@@ -157,8 +152,9 @@ class AsyncClient:
         async with donto.AsyncClient(workspace="acme") as memory:
             bundle = await memory.recall("Where does Ada work?")
 
-    base_url: DONTO_URL, else http://127.0.0.1:8765. api_key: DONTO_API_KEY, else the key in the
-    nearest .donto/api-key. workspace: DONTO_WORKSPACE, else the key's own (or `default`).
+    base_url: DONTO_URL, else the address `donto up` recorded in its home (DONTO_HOME, else the nearest
+    .donto/), else http://127.0.0.1:8765. api_key: DONTO_API_KEY, else the key in that home's api-key.
+    workspace: DONTO_WORKSPACE, else the key's own (or `default`).
     session: the conversation agent-memory calls belong to (X-Donto-Session).
     A 429 or 503 is sent again after its Retry-After (at most `max_retries` times, each wait capped at
     `max_wait_s`), as is a request that could not connect; what is still refused raises."""
@@ -180,15 +176,13 @@ class AsyncClient:
             headers["Authorization"] = f"Bearer {key}"
         # Said with a 401 when no key was found: where the client looked.
         self._no_key = (
-            None
-            if key
-            else f"no key was sent: none given, DONTO_API_KEY unset, no .donto/api-key in {Path.cwd()} or above"
+            None if key else f"no key was sent: none given, DONTO_API_KEY unset, no {find_home().looked_for('api-key')}"
         )
         if workspace := workspace or os.environ.get("DONTO_WORKSPACE"):
             headers["X-Donto-Workspace"] = workspace
         if session:
             headers["X-Donto-Session"] = session
-        self.base_url = (base_url or os.environ.get("DONTO_URL") or DEFAULT_URL).rstrip("/")
+        self.base_url = (base_url or client_url()).rstrip("/")
         self.workspace = workspace
         self.max_retries = max_retries
         self.max_wait_s = max_wait_s

@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -26,6 +27,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import FrameType
 
 from pydantic import SecretStr
 
@@ -201,19 +203,49 @@ class LocalNeo4j:
             raise LocalNeo4jError(
                 f"Neo4j {self.settings.version} jars are not in {self.lib}; run `donto neo4j install` first"
             )
-        if self._running_pid() is not None:
-            return self.status("already running")
-        for name, port in (("Bolt", self.settings.bolt_port), ("HTTP", self.settings.http_port)):
-            if port_in_use(port):
-                raise PortInUseError(
-                    f"port {port} on 127.0.0.1 (Neo4j {name}) is already in use by another process; "
-                    f"stop it or choose another port (DONTO_NEO4J_{name.upper()}_PORT)"
+        if (pid := self._running_pid()) is not None:
+            running = self._configured_ports()
+            if running not in (None, (self.settings.bolt_port, self.settings.http_port)):
+                raise LocalNeo4jError(
+                    f"this home's Neo4j already runs (pid {pid}) on Bolt {running[0]} and HTTP {running[1]}, not on "
+                    f"{self.settings.bolt_port} and {self.settings.http_port}: `donto neo4j stop` first to move it"
                 )
+            return self.status("already running")
+        if taken := self.ports_taken():
+            raise PortInUseError("; ".join(taken))
         legacy = self._adopt_legacy_password()
         status = self._launch(java)
         if legacy:
             self._rotate_legacy_password()
         return status
+
+    def ports(self) -> dict[str, int]:
+        """The ports as the home records them (app/home.py), by their variables' names."""
+        return {"DONTO_NEO4J_BOLT_PORT": self.settings.bolt_port, "DONTO_NEO4J_HTTP_PORT": self.settings.http_port}
+
+    def ports_taken(self) -> list[str]:
+        """Bolt's and HTTP's ports that another process holds, each said with what to do; none when this
+        home's own server runs on them."""
+        if self._running_pid() is not None:
+            return []
+        return [
+            f"port {port} on 127.0.0.1 (Neo4j {name}) is already in use by another process; "
+            f"stop it or choose another port (DONTO_NEO4J_{name.upper()}_PORT)"
+            for name, port in (("Bolt", self.settings.bolt_port), ("HTTP", self.settings.http_port))
+            if port_in_use(port)
+        ]
+
+    def _configured_ports(self) -> tuple[int, int] | None:
+        """(Bolt, HTTP) as the neo4j.conf the running server was started with says; None if unreadable."""
+        try:
+            lines = (self.home / "conf" / "neo4j.conf").read_text().splitlines()
+            conf = dict(line.split("=", 1) for line in lines if "=" in line)
+            return (
+                int(conf["server.bolt.listen_address"].rpartition(":")[2]),
+                int(conf["server.http.listen_address"].rpartition(":")[2]),
+            )
+        except (OSError, KeyError, ValueError):
+            return None
 
     def _adopt_legacy_password(self) -> bool:
         """A home made before passwords were per install holds the old fixed one: adopt it for this
@@ -457,39 +489,85 @@ def throwaway_server(
     env: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[str, str, str]]:
     """A fresh Neo4j (small by default) in a temporary home on two free ports; yields (bolt_uri,
-    user, password). Stopped and deleted on exit. `parent` is where the temporary home goes;
-    `version` (default: the supported one) and `env` (JAVA_HOME) let a bench compare versions."""
+    user, password). Stopped and deleted on exit, Ctrl-C, SIGTERM or SIGHUP included: the JVM runs in
+    a session of its own (a terminal's Ctrl-C never reaches it), so this process must stop it. `parent`
+    is where the temporary home goes; `version` (default: the supported one) and `env` (JAVA_HOME) let
+    a bench compare versions."""
     password = secrets.token_urlsafe(16)
     home = Path(tempfile.mkdtemp(prefix="donto-neo4j-", dir=parent))
     local: LocalNeo4j | None = None
+    with _terminate_as_interrupt():
+        try:
+            for attempt in range(3):  # a port found free can be taken (by any process) before the JVM binds it
+                with socket.socket() as bolt, socket.socket() as http:  # both held at once, so they differ
+                    bolt.bind(("127.0.0.1", 0))
+                    http.bind(("127.0.0.1", 0))
+                    ports = bolt.getsockname()[1], http.getsockname()[1]
+                local = LocalNeo4j(
+                    LocalNeo4jSettings(
+                        home=home,
+                        runtime=runtime,
+                        bolt_port=ports[0],
+                        http_port=ports[1],
+                        password=SecretStr(password),
+                        heap=heap,
+                        pagecache=pagecache,
+                    ).model_copy(update={"version": version} if version else {}),
+                    env=env,
+                )
+                local.install()  # a no-op once <runtime>/lib holds this version
+                try:
+                    local.start()
+                    break
+                except PortInUseError:
+                    if attempt == 2:
+                        raise
+            assert local is not None  # the loop started a server or raised
+            yield local.settings.bolt_uri, USER, password
+        finally:
+            with _signals_held():  # a second Ctrl-C while it stops must not leave it running
+                if local is not None:
+                    local.stop(timeout_s=10)  # its data is thrown away: no need to wait long on a clean stop
+                shutil.rmtree(home, ignore_errors=True)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise KeyboardInterrupt meanwhile, as Ctrl-C does, so every `finally` runs (by
+    default they end the process at once). Only where Python lets signals be handled, and only where
+    nothing else handles them already."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    replaced = {
+        sig: signal.signal(sig, _interrupt)
+        for sig in (signal.SIGTERM, signal.SIGHUP)
+        if signal.getsignal(sig) == signal.SIG_DFL
+    }
     try:
-        for attempt in range(3):  # a port found free can be taken (by any process) before the JVM binds it
-            with socket.socket() as bolt, socket.socket() as http:  # both held at once, so they differ
-                bolt.bind(("127.0.0.1", 0))
-                http.bind(("127.0.0.1", 0))
-                ports = bolt.getsockname()[1], http.getsockname()[1]
-            local = LocalNeo4j(
-                LocalNeo4jSettings(
-                    home=home,
-                    runtime=runtime,
-                    bolt_port=ports[0],
-                    http_port=ports[1],
-                    password=SecretStr(password),
-                    heap=heap,
-                    pagecache=pagecache,
-                ).model_copy(update={"version": version} if version else {}),
-                env=env,
-            )
-            local.install()  # a no-op once <runtime>/lib holds this version
-            try:
-                local.start()
-                break
-            except PortInUseError:
-                if attempt == 2:
-                    raise
-        assert local is not None  # the loop started a server or raised
-        yield local.settings.bolt_uri, USER, password
+        yield
     finally:
-        if local is not None:
-            local.stop()
-        shutil.rmtree(home, ignore_errors=True)
+        for sig, handler in replaced.items():
+            signal.signal(sig, handler)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP wait until the block ends, then interrupt as they would have."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    held = [sig for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) if signal.getsignal(sig) != signal.SIG_IGN]
+    previous = {sig: signal.signal(sig, lambda signum, frame: came.append(signum)) for sig in held}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if came:
+            raise KeyboardInterrupt(f"signal {signal.Signals(came[0]).name}, held while Neo4j stopped")

@@ -10,8 +10,9 @@ import pytest
 import yaml
 from pydantic_settings import BaseSettings
 
+from donto.home import DEFAULT_PORT
 from donto.neo4j_local import LocalNeo4j
-from donto.settings import ApiSettings, LocalNeo4jSettings, Settings
+from donto.settings import LocalNeo4jSettings, Settings
 from support import REPO
 
 COMPOSE = REPO / "docker-compose.yml"
@@ -84,7 +85,7 @@ def test_neo4j_memory_matches_the_local_server(services, tmp_path):
 
 
 def test_api_port_matches_settings(services):
-    port = str(default(ApiSettings, "port"))
+    port = str(DEFAULT_PORT)  # where the API listens when neither the environment nor a home says
     api = services["api"]
     assert api["ports"] == [f"127.0.0.1:{port}:{port}"]  # published on loopback only
     assert api["command"] == ["donto", "serve", "--host", "0.0.0.0", "--port", port]

@@ -102,3 +102,27 @@ def test_a_folder_named_donto_beside_a_script_does_not_hide_the_installed_packag
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [donto.__version__, "Client"]
+
+
+def test_the_wheels_client_installs_into_a_fresh_virtualenv_and_imports(wheel, tmp_path):
+    """The install line the README gives until donto is on PyPI: the wheel `make wheel` builds, installed
+    with pip into a virtualenv of its own (its dependencies, httpx and pydantic, lent by this one)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", str(wheel)],
+        capture_output=True,
+        text=True,
+    )
+    assert installed.returncode == 0, installed.stderr
+    [site] = (venv / "lib").glob("python3*/site-packages")
+    lent = {str(Path(module.__file__).parent.parent) for module in (__import__("httpx"), __import__("pydantic"))}
+    lent |= {str(Path(__import__("pydantic_core").__file__).parent.parent)}
+    (site / "lent.pth").write_text("\n".join(sorted(lent)) + "\n")  # after the venv's own: its donto comes first
+    probe = "import donto; print(donto.Client.__name__, donto.AsyncClient.__name__, donto.__file__)"
+    done = subprocess.run([str(python), "-c", probe], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    client, async_client, location = done.stdout.split()
+    assert (client, async_client) == ("Client", "AsyncClient") and Path(location).is_relative_to(site)
+    assert (venv / "bin" / "donto").is_file()
