@@ -65,3 +65,16 @@ def test_a_round_that_never_finds_a_quiet_moment_embeds_a_slice_once_no_light_re
 def _light_request(memory, seconds: float) -> None:
     with memory.foreground.request():
         time.sleep(seconds)
+
+
+def test_a_quiet_round_takes_batch_after_batch_until_its_workspace_is_embedded(client, memory, workspace: str) -> None:
+    from donto.jobs.claim_embeddings import ClaimEmbeddings
+
+    memory.workers.stop()  # this round alone drains the store meanwhile
+    try:
+        Api(client, workspace).write(*[claim(f"round{i}", "knows", f"other{i}") for i in range(3 * SLICE + 1)])
+        embedded = ClaimEmbeddings(memory.graph, memory.encoder, batch=SLICE).run_once()  # nothing in flight: quiet
+    finally:
+        memory.workers.start()
+    assert workspace not in {r["workspace"] for r in memory.graph.read_query("claims_pending_workspaces")}
+    assert embedded >= 3 * SLICE + 1
