@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from donto.jobs.claim_embeddings import SLICE
+from donto.jobs.claim_embeddings import SLICE, ClaimEmbeddings
 from donto.jobs.foreground import MAX_WAIT_S, QUIET_S
 from support import Api, claim
 
@@ -68,12 +68,11 @@ def _light_request(memory, seconds: float) -> None:
 
 
 def test_a_quiet_round_takes_batch_after_batch_until_its_workspace_is_embedded(client, memory, workspace: str) -> None:
-    from donto.jobs.claim_embeddings import ClaimEmbeddings
-
     memory.workers.stop()  # this round alone drains the store meanwhile
     try:
         Api(client, workspace).write(*[claim(f"round{i}", "knows", f"other{i}") for i in range(3 * SLICE + 1)])
-        embedded = ClaimEmbeddings(memory.graph, memory.encoder, batch=SLICE).run_once()  # nothing in flight: quiet
+        # Nothing in flight for this one: quiet. A long round, so that a loaded machine's slow batches do not end it.
+        embedded = ClaimEmbeddings(memory.graph, memory.encoder, batch=SLICE, round_s=600.0).run_once()
     finally:
         memory.workers.start()
     assert workspace not in {r["workspace"] for r in memory.graph.read_query("claims_pending_workspaces")}

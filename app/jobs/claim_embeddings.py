@@ -30,11 +30,19 @@ ROUND_S = 5.0  # a round takes batches in turn this long before it reads the bac
 class ClaimEmbeddings:
     name = "claim-embeddings"
 
-    def __init__(self, graph: GraphClient, encoder: Encoder, foreground: Foreground | None = None, batch: int = 128):
+    def __init__(
+        self,
+        graph: GraphClient,
+        encoder: Encoder,
+        foreground: Foreground | None = None,
+        batch: int = 128,
+        round_s: float = ROUND_S,
+    ):
         self.graph = graph
         self.encoder = encoder
         self.foreground = foreground or Foreground()  # without requests in this process: never waits
         self.batch = batch
+        self.round_s = round_s
         self._locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
 
@@ -57,7 +65,7 @@ class ClaimEmbeddings:
     def run_once(self) -> int:
         """One fair round for the background worker: a batch from each workspace with a backlog in
         turn, skipping one whose recall is draining it right now, and again while a workspace's
-        last whole batch came back full, for up to ROUND_S; each batch waits for a quiet moment, and
+        last whole batch came back full, for up to `round_s`; each batch waits for a quiet moment, and
         is a slice (the round's last for that workspace) when none comes. The backlog's workspaces
         are read once a round: that read counts every pending claim of the store."""
         done = 0
@@ -77,7 +85,7 @@ class ClaimEmbeddings:
                     done += embedded
                     if whole and embedded == limit:  # a pressed round's slice is all it takes
                         more.append(workspace)
-            workspaces = more if time.monotonic() - started < ROUND_S else []
+            workspaces = more if time.monotonic() - started < self.round_s else []
         return done
 
     def _drain(self, workspace: str, max_claims: int | None) -> int:
