@@ -22,6 +22,7 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from bench.common import CpuMeter, bench_settings, served_api, summary_ms, timed
 from donto.graph.client import GraphClient
@@ -63,6 +64,13 @@ def _floor_row(claim: dict) -> dict:
 def pending_embeddings(graph: GraphClient) -> int:
     """The bench workspace's claims still waiting for their embedding (a warm-up's are not counted)."""
     return sum(row["pending"] for row in graph.read_query("claims_pending_workspaces") if row["workspace"] == "bench")
+
+
+def process_cpu_s() -> float:
+    """CPU seconds this process has used, every thread (user + system), from /proc/self/stat: the API,
+    its claim embedder and onnxruntime's threads all run here."""
+    fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_line(meters: list[CpuMeter], claims: int, elapsed: float) -> str:
@@ -138,7 +146,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         ids = [c["id"] for body in bodies for c in body["claims"]]
         recorded = [body["recorded_at"] for body in bodies]
         backlog = pending_embeddings(graph)  # the API's embedder gives way to the writes, then catches up
-        backlog_started = time.perf_counter()
+        backlog_started, backlog_cpu = time.perf_counter(), process_cpu_s()
         while graph.write_query("bench_ingest_floor_clear", limit=10_000)[0]["deleted"]:
             pass
         per_batch, floor_rate = args.batch / statistics.median(posts), args.batch / statistics.median(floors)
@@ -156,16 +164,34 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         while s.api.run_workers and pending_embeddings(graph):  # (DONTO_RUN_WORKERS=false: nobody embeds)
             time.sleep(0.2)
         caught_up = time.perf_counter() - backlog_started
+        catch_up_cpu = process_cpu_s() - backlog_cpu
         if s.api.run_workers:
+            recallable = args.claims / (elapsed + caught_up)
             print(
                 f"embeddings: {backlog:,} of {args.claims:,} claims waiting when the last batch was written, all "
-                f"embedded {caught_up:.1f} s later; written and embedded: "
-                f"{args.claims / (elapsed + caught_up):,.0f} claims/s"
+                f"embedded {caught_up:.1f} s later; written and embedded: {recallable:,.0f} claims/s"
                 + (
                     " (the embedder shared its time with the warm-up's claims: read it as an upper bound)"
                     if args.warmup
                     else ""
                 )
+            )
+            # The floor: the model's own encode of the same claims' texts, in this process, now idle.
+            texts = [r["text"] for r in graph.read_query("bench_ingest_claim_texts", workspace="bench", limit=4000)]
+            memory.encoder.encode(texts[:64])  # warm
+            raw_cpu = process_cpu_s()
+            raw_s = timed(lambda: memory.encoder.encode(texts))
+            raw_cpu = process_cpu_s() - raw_cpu
+            raw_rate = len(texts) / raw_s
+            print(
+                f"raw encode of {len(texts):,} of these claims' texts: {raw_rate:,.0f} claims/s; written and embedded "
+                f"is {recallable / raw_rate:.2f}x it (goal: at least 0.5), the catch-up alone "
+                f"{backlog / caught_up / raw_rate:.2f}x"
+            )
+            print(
+                f"CPU of this process per 1,000 claims: the catch-up {catch_up_cpu / max(backlog, 1) * 1000:.2f} s "
+                f"(the embedder, and this bench's polling), the raw encode {raw_cpu / len(texts) * 1000:.2f} s: "
+                f"{catch_up_cpu / max(backlog, 1) / (raw_cpu / len(texts)):.2f}x"
             )
 
         rest, cypher, bare = [], [], []

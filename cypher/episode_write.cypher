@@ -8,7 +8,7 @@
 //                    contextEmbedding (the turn embedded with the one before it),
 //                    passages: [{id, text, start, end, dateFrom, dateTo, dateGranularity,
 //                                dateTag, dateResolved, datePhrase, embedding}]}
-// Returns: externalId, id, created — one row per turn
+// Returns: sessionId, written (list of {externalId, id, created}, one per turn) — one row
 MERGE (s:Session {workspace: $workspace, externalId: $session.externalId})
   ON CREATE SET s.id = $session.id, s.startedAt = $session.startedAt, s.txFrom = $recorded_at
 WITH s
@@ -42,5 +42,4 @@ CALL (s) {
   WITH ordered[i] AS earlier, ordered[i + 1] AS later
   MERGE (earlier)-[:NEXT]->(later)
 }
-UNWIND written AS w
-RETURN w.externalId AS externalId, w.id AS id, w.created AS created
+RETURN s.id AS sessionId, written

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from donto.jobs.claim_embeddings import SLICE
+from donto.jobs.claim_embeddings import SLICE, ClaimEmbeddings
 from donto.jobs.foreground import MAX_WAIT_S, QUIET_S
 from support import Api, claim
 
@@ -65,3 +65,15 @@ def test_a_round_that_never_finds_a_quiet_moment_embeds_a_slice_once_no_light_re
 def _light_request(memory, seconds: float) -> None:
     with memory.foreground.request():
         time.sleep(seconds)
+
+
+def test_a_quiet_round_takes_batch_after_batch_until_its_workspace_is_embedded(client, memory, workspace: str) -> None:
+    memory.workers.stop()  # this round alone drains the store meanwhile
+    try:
+        Api(client, workspace).write(*[claim(f"round{i}", "knows", f"other{i}") for i in range(3 * SLICE + 1)])
+        # Nothing in flight for this one: quiet. A long round, so that a loaded machine's slow batches do not end it.
+        embedded = ClaimEmbeddings(memory.graph, memory.encoder, batch=SLICE, round_s=600.0).run_once()
+    finally:
+        memory.workers.start()
+    assert workspace not in {r["workspace"] for r in memory.graph.read_query("claims_pending_workspaces")}
+    assert embedded >= 3 * SLICE + 1

@@ -147,19 +147,16 @@ class EpisodeService:
                     row["seq"] = base + i
                 if rows:
                     rows[0]["contextEmbedding"] = self.encoder.encode_one(exchange_text(last, rows[0]))
-            written = self.graph.run(
+            result = self.graph.run(
                 tx,
                 "episode_write",
                 workspace=workspace,
                 recorded_at=recorded_at,
                 session={"id": uuid7(), "externalId": session_external_id, "startedAt": started_at},
                 turns=rows,
-            )
-            session = self.graph.run(
-                tx, "episode_existing_turns", workspace=workspace, session_external_id=session_external_id
             )[0]
-            self.graph.run(tx, "session_text_write", session_ids=[session["sessionId"]])
-            return recorded_at, session["sessionId"], {**already, **{w["externalId"]: w for w in written}}
+            self.graph.run(tx, "session_text_write", session_ids=[result["sessionId"]])
+            return recorded_at, result["sessionId"], {**already, **{w["externalId"]: w for w in result["written"]}}
 
         return work
 

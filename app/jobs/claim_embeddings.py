@@ -16,6 +16,7 @@ and a quiet tenant's recall that met such a batch beside a noisy tenant's flood 
 from __future__ import annotations
 
 import threading
+import time
 from collections import defaultdict
 
 from donto.embedding.encoder import Encoder
@@ -23,16 +24,25 @@ from donto.graph.client import GraphClient
 from donto.jobs.foreground import Foreground
 
 SLICE = 16  # claims a pressed round encodes: ~0.07 s of 2 cores
+ROUND_S = 5.0  # a round takes batches in turn this long before it reads the backlog's workspaces again
 
 
 class ClaimEmbeddings:
     name = "claim-embeddings"
 
-    def __init__(self, graph: GraphClient, encoder: Encoder, foreground: Foreground | None = None, batch: int = 128):
+    def __init__(
+        self,
+        graph: GraphClient,
+        encoder: Encoder,
+        foreground: Foreground | None = None,
+        batch: int = 128,
+        round_s: float = ROUND_S,
+    ):
         self.graph = graph
         self.encoder = encoder
         self.foreground = foreground or Foreground()  # without requests in this process: never waits
         self.batch = batch
+        self.round_s = round_s
         self._locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
 
@@ -53,18 +63,29 @@ class ClaimEmbeddings:
         return done
 
     def run_once(self) -> int:
-        """One fair round for the background worker: a batch from each workspace with a backlog,
-        skipping one whose recall is draining it right now; each batch waits for a quiet moment,
-        and is a slice when none comes."""
+        """One fair round for the background worker: a batch from each workspace with a backlog in
+        turn, skipping one whose recall is draining it right now, and again while a workspace's
+        last whole batch came back full, for up to `round_s`; each batch waits for a quiet moment, and
+        is a slice (the round's last for that workspace) when none comes. The backlog's workspaces
+        are read once a round: that read counts every pending claim of the store."""
         done = 0
-        for row in self.graph.read_query("claims_pending_workspaces"):
-            whole = self.foreground.background_turn()
-            lock = self._lock(row["workspace"])
-            if lock.acquire(blocking=False):
-                try:
-                    done += self._drain(row["workspace"], self.batch if whole else min(SLICE, self.batch))
-                finally:
-                    lock.release()
+        started = time.monotonic()
+        workspaces = [row["workspace"] for row in self.graph.read_query("claims_pending_workspaces")]
+        while workspaces:
+            more = []
+            for workspace in workspaces:
+                whole = self.foreground.background_turn()
+                limit = self.batch if whole else min(SLICE, self.batch)
+                lock = self._lock(workspace)
+                if lock.acquire(blocking=False):
+                    try:
+                        embedded = self._drain(workspace, limit)
+                    finally:
+                        lock.release()
+                    done += embedded
+                    if whole and embedded == limit:  # a pressed round's slice is all it takes
+                        more.append(workspace)
+            workspaces = more if time.monotonic() - started < self.round_s else []
         return done
 
     def _drain(self, workspace: str, max_claims: int | None) -> int:
