@@ -4,8 +4,8 @@
 // transaction time it was made at. (claims_evidence cites evidence for new claims.)
 // Parameters: $workspace, $recorded_at (datetime),
 //             $evidence: list of {claimId, spanId, documentId, start, end, text}
-// Returns: claimId, newSource (true when the span's source, a document or a session of turns,
-//          had not evidenced the claim before) — one row per citation
+// Returns: claimId, newSource (true when the claim had evidence and the span's source, a document
+//          or a session of turns, was not among it: a second source) — one row per citation
 UNWIND $evidence AS ev
 MATCH (c:Claim {workspace: $workspace, id: ev.claimId})
 CALL (ev) {  // evidence cites a document revision or an episode turn
@@ -15,7 +15,7 @@ CALL (ev) {  // evidence cites a document revision or an episode turn
 }
 WITH c, ev, d WHERE d.workspace = $workspace
 WITH c, ev, d, coalesce(d.sessionId, d.externalId, d.id) AS source
-WITH c, ev, d, NOT EXISTS {
+WITH c, ev, d, EXISTS { (c)-[:EVIDENCED_BY]->(:Span) } AND NOT EXISTS {
   MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(cited)
   WHERE coalesce(cited.sessionId, cited.externalId, cited.id) = source
 } AS newSource
