@@ -16,6 +16,7 @@ from typing import Any
 
 from donto.errors import IndexUnavailable
 from donto.graph.client import GraphClient
+from donto.recall.coverage import COVER_ARMS, SPEAKER_COVER, TEXT_COVER, VECTOR_COVER, cover_params
 from donto.recall.lucene import STOPWORDS, lucene_query
 from donto.temporal.phrases import resolve_time_expressions
 from donto.temporal.scope import TimeScope
@@ -41,6 +42,7 @@ class Arm:
     holds: tuple[str, ...]
     index: str | None  # the vector or full-text index it searches: while that one builds, the arm is left out
     needs_time: bool = False  # fires only when the query names a time
+    widens: bool = True  # a vector arm asks again for more when the time scope leaves it short
 
 
 ARMS: dict[str, Arm] = {
@@ -85,6 +87,23 @@ ARMS: dict[str, Arm] = {
             index="document_text",
         ),
         Arm(
+            VECTOR_COVER,
+            query="recall_session_cover",
+            uses_vector=True,
+            holds=("turns",),
+            index="turn_embedding",
+            widens=False,  # one turn a session: fewer rows than its limit says nothing of the index
+        ),
+        Arm(TEXT_COVER, query="recall_session_cover_text", uses_vector=False, holds=("turns",), index="recall_search"),
+        Arm(
+            SPEAKER_COVER,
+            query="recall_speaker_cover",
+            uses_vector=True,
+            holds=("turns",),
+            index="turn_embedding",
+            widens=False,
+        ),
+        Arm(
             "time_window",
             query="recall_time_window",
             uses_vector=True,
@@ -106,6 +125,8 @@ def arm_params(
     """The parameters of the arm's query beyond the workspace and time scope, or None where it
     cannot fire: a full-text arm when the question has no searchable word, the time-window arm
     when it names no time."""
+    if arm.name in COVER_ARMS:
+        return cover_params(arm.name, question, vector, limit)
     if arm.needs_time:
         window = time_window(question, scope.known_at)
         return None if window is None else {"vector": vector, "limit": limit, **window}
@@ -195,7 +216,7 @@ def run_arms(
     holds = found.pop("recall_workspace_holds")[0]
     linked = {row["key"]: list(row["linked"]) for row in found.pop("recall_identity")}
     for arm in firing:
-        if arm.uses_vector and not arm.needs_time:
+        if arm.uses_vector and arm.widens and not arm.needs_time:
             # An arm that found nothing says nothing of what the index holds (the time scope may have
             # left none of a full answer): it asks again where the workspace holds the arm's kind.
             found[arm.query] = widened(

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from donto.recall.arms import NEIGHBOURS, SESSIONS, SPEAKERS
+from donto.recall.coverage import COVER_ARMS
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,11 @@ class Recipe:
             "session_fulltext": 1.0,
             "document_fulltext": 1.0,
             "time_window": 1.0,
+            # Coverage (coverage.py): off until measured on both data sets; asked for by name (`arms`) or
+            # weighed in (DONTO_RECALL_ARM_WEIGHTS), an arm off by default takes the factor as its weight.
+            "session_cover": 0.0,
+            "session_cover_text": 0.0,
+            "speaker_cover": 0.0,
         }
     )
     per_arm: int = 60  # ranked hits each arm contributes
@@ -38,12 +44,15 @@ class Recipe:
         """Each named arm's weight multiplied (DONTO_RECALL_ARM_WEIGHTS; 0 turns an arm off)."""
         if not factors:
             return self
-        return replace(self, weights={k: v * factors.get(k, 1.0) for k, v in self.weights.items()})
+        return replace(
+            self, weights={k: v * factors.get(k, 1.0) if v else factors.get(k, 0.0) for k, v in self.weights.items()}
+        )
 
     def only(self, arms: list[str]) -> Recipe:
         return replace(
             self,
-            weights={k: v for k, v in self.weights.items() if k in arms},
+            # A coverage arm, off by default, is on when named.
+            weights={k: v or (1.0 if k in COVER_ARMS else 0.0) for k, v in self.weights.items() if k in arms},
             neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0,
             session_share=self.session_share if SESSIONS in arms else 0.0,
             speaker_boost=self.speaker_boost if SPEAKERS in arms else 1.0,

@@ -18,7 +18,9 @@ class RecallIn(ScopedIn):
     k: int = Field(default=20, ge=1, le=200)
     # None: every arm; an empty list would find nothing, so it is refused rather than answered empty
     arms: list[Annotated[str, StringConstraints(max_length=64)]] | None = Field(
-        default=None, min_length=1, max_length=10
+        default=None,
+        min_length=1,
+        max_length=16,  # every arm and step by name (15)
     )
     max_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
     include_provenance: bool = False
