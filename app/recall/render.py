@@ -36,6 +36,7 @@ class RecallItem:
     source: str  # the arm that contributed most
     provenance: Provenance | None = field(default=None)  # only when asked for
     state: str | None = None  # a claim's: current | superseded | contested | potentially_stale
+    replaced_by: str | None = None  # a later statement on the same matter (present.py): its turn's external id
 
 
 def date_label(moment: datetime) -> str:
@@ -97,7 +98,7 @@ def claim_item(c: Candidate, claim: Mapping[str, Any], with_provenance: bool) ->
 
 def estimate_tokens(item: RecallItem) -> int:
     """About four characters a token, counted over what the agent reads (the item as JSON)."""
-    visible = {k: v for k, v in asdict(item).items() if not (k in ("provenance", "state") and v is None)}
+    visible = {k: v for k, v in asdict(item).items() if not (k in ("provenance", "state", "replaced_by") and v is None)}
     return max(1, len(json.dumps(visible, ensure_ascii=False)) // 4)
 
 

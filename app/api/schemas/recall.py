@@ -58,6 +58,11 @@ class RecallItemOut(BaseModel):
         "single-valued predicate, or its valid time is over), potentially_stale (a premise it rests on no longer "
         "holds), contested (a claim held in scope contradicts it), current; absent for turns and passages",
     )
+    replaced_by: str | None = Field(
+        default=None,
+        description="on a question about the present, a turn or passage that a later statement on the same matter "
+        "replaced: the later one's turn id (a passage's id); its text also quotes it; absent otherwise",
+    )
 
     @classmethod
     def of(cls, item: RecallItem) -> RecallItemOut:
@@ -74,6 +79,8 @@ class RecallItemOut(BaseModel):
             )
         if item.state is not None:
             out.state = item.state  # type: ignore[assignment]  # RecallItem.state is one of the four
+        if item.replaced_by is not None:
+            out.replaced_by = item.replaced_by
         return out
 
 
