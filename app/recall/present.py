@@ -11,7 +11,7 @@
 - **Claims compete.** A claim with no turn behind it is one arm's hit among units that several arms
   found, so it sank below chatter that only shares its words. A current claim now ranks just above
   the best unit it is nearer the question than (each by its own vector arm's cosine, one model, one
-  measure); a claim a later one replaced ranks just below it when both are in the running.
+  measure); a claim a later one replaced is not lifted, and ranks below its successors.
 - **A document's claim brings its sentence**: the passages its evidence span lies in are appended to
   its item's text (render's statement is left as it is).
 
@@ -142,8 +142,8 @@ def claims_compete(
     superseded_by: Mapping[str, Iterable[str]],
 ) -> list[Candidate]:
     """A current claim ranks just above the best unit it is nearer the question than; a replaced
-    claim (`superseded_by`: claim id -> the claims that replaced it) just below the first of them in
-    the running. Units that no vector arm found (only their words matched) are passed by."""
+    claim (`superseded_by`: claim id -> the claims that replaced it) is not lifted, and ranks below
+    those of them in the running. Units that no vector arm found (only their words matched) are passed by."""
     claims = [c for c in ranking if c.kind == "claim"]
     if not claims:
         return ranking
