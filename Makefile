@@ -8,11 +8,17 @@ CODE   := app extraction bench examples
 
 .PHONY: install link lock model neo4j up check typecheck test browser wheel
 
-# Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew.
-$(BIN)/.installed: pyproject.toml constraints.txt
+# Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew. `make up` installs
+# the server alone (no PyTorch: the default model runs on ONNX Runtime); `make test` adds the test extra
+# (PyTorch's runtime included, for the models that need it). pip prints what it fetches as it goes.
+$(BIN)/.installed-server: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]" $(STRICT)
+	$(BIN)/python -m pip install --progress-bar off -c constraints.txt -e ".[server]" $(STRICT)
+	touch $@
+
+$(BIN)/.installed: $(BIN)/.installed-server
+	$(BIN)/python -m pip install --progress-bar off -c constraints.txt -e ".[test]" $(STRICT)
 	touch $@
 
 install: $(BIN)/.installed
@@ -23,7 +29,7 @@ install: $(BIN)/.installed
 # last, so a folder named donto beside a script, as the checkout's own folder is, was imported instead.
 # A new module needs its link: relinked (2 s) before anything runs the code.
 STRICT := --config-settings editable_mode=strict
-link: install
+link: $(BIN)/.installed-server
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . $(STRICT)
 
 # What a new user's pip resolves today, written to constraints.txt: a throwaway virtualenv installs the
@@ -55,7 +61,7 @@ up: neo4j model
 
 # The fast tier: lint, format, types, the unit tests and the docs site built strictly (a broken link
 # fails); no Java, Maven, Neo4j or model. The site goes inside the virtualenv, which git ignores.
-check: link
+check: install link
 	$(BIN)/ruff check $(CODE) tests
 	$(BIN)/ruff format --check $(CODE) tests
 	$(MAKE) --no-print-directory typecheck
@@ -63,7 +69,7 @@ check: link
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 
 # mypy reads the code as it installs, from the link tree (it cannot follow an import hook).
-typecheck: link
+typecheck: install link
 	MYPYPATH=$(wildcard build/__editable__.donto_memory-*) $(BIN)/mypy -p donto -p bench
 
 # tests/test_browser.py drives Debian's Chromium; without it the test skips, saying why. `make test`

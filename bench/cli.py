@@ -62,6 +62,15 @@ def main(argv: list[str] | None = None) -> int:
     state.add_argument("--conversations", type=at_least_one, default=2)
     state.add_argument("--k", type=at_least_one, default=20)
 
+    current = kinds.add_parser(
+        "current-state", help="questions about the present: is the latest statement first? (chats written here)"
+    )
+    current.add_argument("--k", type=at_least_one, default=20)
+    current.add_argument("--verbose", action="store_true", help="each question's ranks of both statements")
+    current.add_argument(
+        "--same-matter", type=float, nargs="*", default=[], help="also score these same-matter cosines, same run"
+    )
+
     extract = kinds.add_parser("extract", help="extraction yield per mode against the configured LLM endpoint")
     extract.add_argument("--file", help="a text file to extract from")
     extract.add_argument("--data", help="a LoCoMo JSON file: its first conversation's first sessions")

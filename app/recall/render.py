@@ -41,6 +41,7 @@ class RecallItem:
     context: str | None = None  # a claim's modality (negated, possible, ...); None: asserted, or not a claim
     hypothesis: bool | None = None  # a claim's: inferred or conceivable, not stated
     standing: str | None = None  # a claim's: asserted | corroborated | hypothetical
+    replaced_by: str | None = None  # a later statement on the same matter (present.py): its turn's external id
 
 
 def date_label(moment: datetime) -> str:
@@ -113,7 +114,14 @@ def claim_item(c: Candidate, claim: Mapping[str, Any], with_provenance: bool) ->
     )
 
 
-OPTIONAL = ("provenance", "state", "context", "hypothesis", "standing")  # left out of the answer when None
+OPTIONAL = (
+    "provenance",
+    "state",
+    "context",
+    "hypothesis",
+    "standing",
+    "replaced_by",
+)  # left out of the answer when None
 
 
 def estimate_tokens(item: RecallItem) -> int:

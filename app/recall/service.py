@@ -21,7 +21,7 @@ from donto.embedding.encoder import Encoder
 from donto.errors import InvalidInput
 from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
-from donto.recall import fusion
+from donto.recall import fusion, present
 from donto.recall.arms import ARM_NAMES, ARMS, run_arms
 from donto.recall.fusion import Candidate
 from donto.recall.recipes import route
@@ -152,6 +152,17 @@ class RecallService:
             turns.update(self._by_id(workspace, "recall_turns", top))
             ranking = self.reranker.rerank(request.query, ranking, turns)
 
+        # What is true now: claims placed by how near they are, and on a question about the present,
+        # each matter's latest statement first (present.py).
+        if any(c.kind == "claim" for c in ranking[: 2 * request.k]):
+            ranking = self._claims_compete(workspace, ranking, names, found.rows, scope, 2 * request.k)
+        later: dict[str, present.Later] = {}
+        if present.about_now(request.query):
+            top = [c.id for c in ranking if c.kind in fusion.UNITS][: request.k]
+            ranking, later = present.latest_first(
+                ranking, self._by_id(workspace, "recall_present_units", top), request.k
+            )
+
         # A document line's passages come back as one item: where each passage lies is in its details.
         unread = [c.id for c in ranking[: 2 * request.k] if c.kind == "passage" and c.id not in passages]
         passages.update(self._passages(workspace, unread))
@@ -174,10 +185,37 @@ class RecallService:
             else claim_item(group[0], claims[group[0].id], with_provenance)
             for group in picked
         ]
+        for group, item in zip(picked, items):
+            if group[0].id in later:
+                present.note_replaced(item, later[group[0].id])
+        sources = self._by_id(workspace, "recall_claim_passages", [c.id for c in chosen if c.kind == "claim"])
+        for c, item in zip(chosen, items):
+            if c.kind == "claim" and c.id in sources:
+                present.with_sentence(item, sources[c.id])
         self._attach_states(workspace, chosen, items, request.scope, with_provenance)
         if request.max_tokens is not None:
             items = trim_to_tokens(items, request.max_tokens)
         return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable)
+
+    def _claims_compete(
+        self,
+        workspace: str,
+        ranking: list[Candidate],
+        names: Sequence[str],
+        rows: Sequence[Sequence[Mapping[str, Any]]],
+        scope: TimeScope,
+        depth: int,
+    ) -> list[Candidate]:
+        """present.claims_compete, with the premise walk's word on which of the claims in the running
+        (the best `depth` candidates) a later one replaced."""
+        ids = [c.id for c in ranking[:depth] if c.kind == "claim"]
+        statuses = self.walk.status(workspace, ids, scope)
+        superseded_by = {
+            s.claim_id: [b for r in s.reasons if r.depth == 0 for b in r.by]
+            for s in statuses
+            if any(r.depth == 0 for r in s.reasons)
+        }
+        return present.claims_compete(ranking, present.cosines(names, rows), superseded_by)
 
     def _places(
         self, workspace: str, pool: Sequence[Candidate], rows: Sequence[Sequence[Mapping[str, Any]]]

@@ -70,6 +70,11 @@ class RecallItemOut(BaseModel):
         default=None,
         description="a claim's: hypothetical (a hypothesis), corroborated (two or more independent sources), asserted",
     )
+    replaced_by: str | None = Field(
+        default=None,
+        description="on a question about the present, a turn or passage that a later statement on the same matter "
+        "replaced: the later one's turn id (a passage's id); its text also quotes it; absent otherwise",
+    )
 
     @classmethod
     def of(cls, item: RecallItem) -> RecallItemOut:
@@ -92,6 +97,8 @@ class RecallItemOut(BaseModel):
             out.hypothesis = item.hypothesis
         if item.standing is not None:
             out.standing = item.standing  # type: ignore[assignment]  # one of the three
+        if item.replaced_by is not None:
+            out.replaced_by = item.replaced_by
         return out
 
 

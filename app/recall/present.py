@@ -1,0 +1,173 @@
+"""What is true now: three steps recall takes after fusion, pure but for the rows handed in.
+
+- **The latest word first.** A question about the present ("Where does Maria live now?") wants the
+  latest statement on the matter, not the one that matched best. Two turns (or document passages)
+  are on the same matter when the same person said them (or both came from documents without a
+  speaker), in different sessions or documents, and their embeddings are at least SAME_MATTER alike;
+  the later one replaced the earlier. Among what the bundle would hold, the latest statement of each
+  such matter takes the place of the best one it replaced, and each replaced item says what replaced
+  it (`replaced_by`, and a note in its text), so an agent reading top-down reads the newest first
+  and still sees the older one, marked.
+- **Claims compete.** A claim with no turn behind it is one arm's hit among units that several arms
+  found, so it sank below chatter that only shares its words. A current claim now ranks just above
+  the best unit it is nearer the question than (each by its own vector arm's cosine, one model, one
+  measure); a claim a later one replaced is not lifted, and ranks below its successors.
+- **A document's claim brings its sentence**: the passages its evidence span lies in are appended to
+  its item's text (render's statement is left as it is).
+
+No LLM, no tuning to questions: one constant, SAME_MATTER, measured in the design notes."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from donto.recall.fusion import UNITS, Candidate, ranked
+from donto.recall.render import RecallItem, date_label
+from donto.temporal.instants import to_native
+
+# Cosine between two statements' embeddings (e5-small-v2, as stored) from which a later statement by
+# the same person is taken to be on the same matter as an earlier one. See docs/explanation/design-notes.md.
+SAME_MATTER = 0.85
+NOTE_CHARS = 90  # how much of the later statement an earlier item quotes
+
+_NOW = re.compile(
+    r"\b(now|nowadays|currently|current|these days|still|at the moment|at present|presently|any ?more|lately)\b",
+    re.IGNORECASE,
+)
+# The vector arms, each of which scores a unit by its cosine to the question on one scale.
+_VECTOR_ARMS = ("turn_vector", "passage_vector", "exchange_vector", "passage_context_vector")
+
+
+def about_now(question: str) -> bool:
+    """A question about the present: it says now, currently, these days, still, at the moment..."""
+    return bool(_NOW.search(question))
+
+
+@dataclass(frozen=True)
+class Later:
+    """The statement that replaced an item's: what the item points to and quotes."""
+
+    unit_id: str
+    external_id: str | None
+    said: str  # its date label, "" where it has none
+    text: str
+
+
+def latest_first(
+    ranking: list[Candidate], units: Mapping[str, Mapping[str, Any]], top: int
+) -> tuple[list[Candidate], dict[str, Later]]:
+    """The best `top` units with their rows (`units`: recall_present_units by id): each matter's
+    latest statement placed just above the best statement it replaced; and, for each replaced unit,
+    the latest statement that replaced it."""
+    considered = [c for c in ranking if c.kind in UNITS and c.id in units and units[c.id]["embedding"]][:top]
+    if len(considered) < 2:
+        return ranking, {}
+    rows = [units[c.id] for c in considered]
+    vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    alike = vectors @ vectors.T
+    times = [to_native(r["occurredAt"]) if r["occurredAt"] is not None else None for r in rows]
+    speakers = [(r["speaker"] or "").strip().lower() for r in rows]
+    # next_of[i]: of the later statements on i's matter, the one that best answers the question
+    next_of: dict[int, int] = {}
+    for i, j in ((i, j) for i in range(len(rows)) for j in range(len(rows))):
+        ti, tj = times[i], times[j]
+        if (
+            ti is None
+            or tj is None
+            or tj <= ti
+            or speakers[i] != speakers[j]
+            or rows[i]["source"] == rows[j]["source"]
+            or alike[i, j] < SAME_MATTER
+        ):
+            continue
+        best = next_of.get(i)
+        if best is None or considered[j].score > considered[best].score:  # the most to the point of them
+            next_of[i] = j
+    latest: dict[int, int] = {}
+    for i in next_of:
+        j, seen = next_of[i], {i}
+        while j in next_of and j not in seen:  # follow the chain to the latest word
+            seen.add(j)
+            j = next_of[j]
+        latest[i] = j
+    replaced: dict[str, Later] = {}
+    for i, j in latest.items():
+        earlier, newest = considered[i], considered[j]
+        if newest.score <= earlier.score:
+            newest.score = math.nextafter(earlier.score, math.inf)
+        row, when = rows[j], times[j]
+        replaced[earlier.id] = Later(newest.id, row["externalId"], date_label(when) if when else "", row["text"])
+    return ranked(ranking), replaced
+
+
+def note_replaced(item: RecallItem, later: Later) -> None:
+    """The item says a later statement on its matter replaced it, and which."""
+    text = later.text if len(later.text) <= NOTE_CHARS else later.text[: NOTE_CHARS - 1].rstrip() + "…"
+    when = f"[{later.said}] " if later.said else ""
+    item.text = f"{item.text} (a later statement: {when}{text})"
+    item.replaced_by = later.external_id or later.unit_id
+
+
+def cosines(names: Sequence[str], rows: Sequence[Sequence[Mapping[str, Any]]]) -> dict[tuple[str, str], float]:
+    """Each unit's and lone claim's best cosine to the question over the vector arms that found it."""
+    found: dict[tuple[str, str], float] = {}
+    for name, arm_rows in zip(names, rows):
+        if name not in (*_VECTOR_ARMS, "claim_vector"):
+            continue
+        for row in arm_rows:
+            if name == "claim_vector":
+                if row.get("turnIds"):
+                    continue  # it promotes its turns, which are weighed as turns
+                key = ("claim", row["claimId"])
+            elif row.get("turnId"):
+                key = ("turn", row["turnId"])
+            elif row.get("passageId"):
+                key = ("passage", row["passageId"])
+            else:
+                continue
+            found[key] = max(found.get(key, 0.0), float(row["score"]))
+    return found
+
+
+def claims_compete(
+    ranking: list[Candidate],
+    near: Mapping[tuple[str, str], float],
+    superseded_by: Mapping[str, Iterable[str]],
+) -> list[Candidate]:
+    """A current claim ranks just above the best unit it is nearer the question than; a replaced
+    claim (`superseded_by`: claim id -> the claims that replaced it) is not lifted, and ranks below
+    those of them in the running. Units that no vector arm found (only their words matched) are passed by."""
+    claims = [c for c in ranking if c.kind == "claim"]
+    if not claims:
+        return ranking
+    units = [(near.get((c.kind, c.id)), c) for c in ranking if c.kind in UNITS]
+    for claim in claims:
+        if claim.id in superseded_by:
+            continue
+        mine = near.get(("claim", claim.id))
+        if mine is None:
+            continue
+        beaten = [u.score for cosine, u in units if cosine is None or cosine < mine]
+        if beaten and max(beaten) >= claim.score:
+            claim.score = math.nextafter(max(beaten), math.inf)
+    by_id = {c.id: c for c in claims}
+    for claim in claims:
+        successors = [by_id[s] for s in superseded_by.get(claim.id, ()) if s in by_id]
+        if successors:
+            below = min(s.score for s in successors)
+            claim.score = min(claim.score, math.nextafter(below, -math.inf))
+    return ranked(ranking)
+
+
+def with_sentence(item: RecallItem, source: Mapping[str, Any]) -> None:
+    """A document's claim reads with the sentences it was extracted from (recall_claim_passages)."""
+    if source["passages"]:
+        where = f" ({source['title']})" if source["title"] else ""
+        item.text = f"{item.text} — from the document{where}: {' '.join(source['passages'])}"

@@ -1,0 +1,57 @@
+"""Recall's present step and claims' competition on hand-made rankings: no graph, no model."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from donto.recall.fusion import Candidate
+from donto.recall.present import about_now, claims_compete, latest_first
+
+
+def unit(id: str, speaker: str, source: str, month: int, embedding: list[float]) -> dict:
+    at = datetime(2024, month, 1, tzinfo=UTC)
+    return {
+        "id": id,
+        "externalId": id,
+        "speaker": speaker,
+        "source": source,
+        "occurredAt": at,
+        "text": id,
+        "embedding": embedding,
+    }
+
+
+def test_questions_about_now_are_told_by_their_words():
+    assert about_now("Where does Maria live now?") and about_now("Does Sam still play the cello?")
+    assert not about_now("Where did Maria live in March?")
+
+
+def test_the_later_statement_on_the_same_matter_takes_the_earlier_ones_place_and_is_named():
+    ranking = [Candidate("turn", "berlin", 3.0), Candidate("turn", "chatter", 2.0), Candidate("turn", "moved", 1.0)]
+    units = {
+        "berlin": unit("berlin", "Maria", "march", 3, [1.0, 0.1, 0.0]),
+        "chatter": unit("chatter", "Ben", "june", 6, [1.0, 0.1, 0.0]),  # alike, but someone else said it
+        "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
+    }
+    ranked, replaced = latest_first(ranking, units, top=3)
+    assert [c.id for c in ranked] == ["moved", "berlin", "chatter"]
+    assert list(replaced) == ["berlin"] and replaced["berlin"].external_id == "moved"
+
+
+def test_statements_on_different_matters_are_left_in_place():
+    ranking = [Candidate("turn", "home", 2.0), Candidate("turn", "car", 1.0)]
+    units = {"home": unit("home", "Maria", "a", 3, [1.0, 0.0]), "car": unit("car", "Maria", "b", 8, [0.0, 1.0])}
+    ranked, replaced = latest_first(ranking, units, top=2)
+    assert [c.id for c in ranked] == ["home", "car"] and replaced == {}
+
+
+def test_a_current_claim_passes_the_units_it_is_nearer_than_and_its_predecessor_is_not_lifted():
+    ranking = [
+        Candidate("turn", "chatter", 3.0),
+        Candidate("turn", "words-only", 2.5),
+        Candidate("claim", "berlin", 0.4),
+        Candidate("claim", "amsterdam", 0.3),
+    ]
+    near = {("turn", "chatter"): 0.80, ("claim", "berlin"): 0.92, ("claim", "amsterdam"): 0.90}
+    ranked = claims_compete(ranking, near, {"berlin": ["amsterdam"]})
+    assert [c.id for c in ranked] == ["amsterdam", "chatter", "words-only", "berlin"]
