@@ -4,11 +4,13 @@
 //   declared — Q names P in SUPERSEDES; or
 //   implied  — P's predicate is single-valued (cardinality 'one' in the registry, by name or by
 //              alias), and Q has P's subject, a predicate of that family, another object, the same
-//              context (a denial or a guess never replaces a statement), is no hypothesis, and has a
+//              modality (a context in $modal_contexts, or none: a denial or a guess never replaces a
+//              statement, while contexts that only name where a claim belongs do not matter), is no hypothesis, and has a
 //              valid time that starts later than P's (or P's has no start).
 // A claim whose valid time is unknown (validWhen: words donto could not resolve, such as "as a
 // child") takes part by declared links only: a later value neither replaces it nor is replaced by it.
-// Parameters: $workspace, $ids (list of claim ids), $valid_at, $known_at (datetimes)
+// Parameters: $workspace, $ids (list of claim ids), $valid_at, $known_at (datetimes),
+//             $modal_contexts (the contexts that are a modality: negated, possible, ...)
 // Returns: id, supersededBy (list of claim ids, declared ones after implied ones) — one row per claim
 CALL () {
   OPTIONAL MATCH (decl:Predicate {workspace: $workspace})
@@ -29,7 +31,9 @@ CALL (p, family, cardinality) {
   USING INDEX q:Claim(workspace, subject, predicate)
   WHERE q.predicate IN family
     AND (q.object <> p.object OR q.objectKind <> p.objectKind)
-    AND coalesce(q.context, '') = coalesce(p.context, '') AND q.hypothesis IS NULL
+    AND coalesce(CASE WHEN q.context IN $modal_contexts THEN q.context END, '')
+      = coalesce(CASE WHEN p.context IN $modal_contexts THEN p.context END, '')
+    AND q.hypothesis IS NULL
     AND q.validFrom IS NOT NULL AND (p.validFrom IS NULL OR q.validFrom > p.validFrom)
     AND q.txFrom <= $known_at AND (q.txTo IS NULL OR q.txTo > $known_at)
     AND q.validFrom <= $valid_at AND (q.validTo IS NULL OR q.validTo > $valid_at)

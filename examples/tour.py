@@ -114,7 +114,7 @@ def main() -> None:
     print(f"  on 2025-01-01, as donto knew it before the move was recorded: {earlier}")
 
     show("5. Recall: a small, dated bundle; each claim says whether it still holds")
-    bundle = call("POST", "/v1/recall", json={"query": "Where does Ann live?", "k": 5})
+    bundle = call("POST", "/v1/recall", json={"query": "Where does Ann live?", "k": 6})
     for item in bundle["items"]:
         state = f"  ({item['state']})" if "state" in item else ""
         print(f"  - {item['text']}{state}")

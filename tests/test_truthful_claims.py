@@ -62,7 +62,10 @@ def test_a_denial_reads_as_a_denial_in_recall_the_claims_api_and_the_profile(xap
     memorize(xapi, llm, "Ann: I don't like fado at all.", "2024-03-01", denial)
 
     [item] = recall(xapi, "Does Ann like fado?", "likes").values()
-    assert item["text"] == '[1 March 2024] ann does NOT like fado "I don\'t like fado at all"'
+    assert item["text"] == (
+        '[1 March 2024] ann does NOT like fado "I don\'t like fado at all"'
+        " — from the document: Ann: I don't like fado at all."
+    )
     assert item["context"] == "negated" and item["standing"] == "asserted" and item["hypothesis"] is False
     [claim] = xapi.list(predicate="likes")
     assert claim["statement"] == "ann does NOT like fado" and claim["context"] == "negated"
@@ -123,7 +126,10 @@ def test_a_time_donto_cannot_resolve_keeps_its_words_and_never_replaces_the_pres
     assert items["lisbon"]["state"] == "current"
     assert items["lisbon"]["text"].startswith("[1 January 2019] ann lives_in lisbon")
     assert items["faro"]["state"] == "time_unknown"
-    assert items["faro"]["text"] == '[time unknown: as a child] ann lives_in faro "As a child I lived in Faro"'
+    assert items["faro"]["text"] == (
+        '[time unknown: as a child] ann lives_in faro "As a child I lived in Faro"'
+        " — from the document: Ann: As a child I lived in Faro."
+    )
 
 
 def test_every_read_names_the_same_claim_as_what_replaced_the_old_home(xapi: Api, llm: ScriptedLLM):

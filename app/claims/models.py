@@ -231,6 +231,7 @@ MODALITY_PREFIX = {
     "planned": "planned",
     "reported": "reportedly",
 }
+MODAL_CONTEXTS = [NEGATED, *MODALITY_PREFIX]  # contexts that say how a claim holds, not where it belongs
 HYPOTHESIS_PREFIX = "possibly"  # a fact inferred, not stated, unless its modality says more
 # Predicate heads after which NOT goes straight in: "is NOT married_to", "has NOT visited".
 _AUXILIARIES = frozenset(

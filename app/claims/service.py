@@ -12,6 +12,7 @@ from neo4j import ManagedTransaction
 
 from donto import cursors
 from donto.claims.models import (
+    MODAL_CONTEXTS,
     SEPARATOR,
     Claim,
     Evidence,
@@ -207,7 +208,9 @@ def superseded_by(graph: GraphClient, workspace: str, ids: Sequence[str], scope:
     rule (cypher/claims_superseded.cypher) every read of supersession uses."""
     if not ids:
         return {}
-    rows = graph.read_query("claims_superseded", workspace=workspace, ids=list(ids), **scope.params())
+    rows = graph.read_query(
+        "claims_superseded", workspace=workspace, ids=list(ids), modal_contexts=MODAL_CONTEXTS, **scope.params()
+    )
     return {r["id"]: list(r["supersededBy"]) for r in rows}
 
 
