@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 
 class DontoError(Exception):
     code = "error"
@@ -118,3 +121,42 @@ class UnsupportedNeo4j(SchemaMismatch):
     """The server is older than the Neo4j line donto supports (found when donto connects)."""
 
     code = "unsupported_neo4j"
+
+
+# How an error is told to a caller, over HTTP and MCP alike: {"error": {"code", "message", "field"?}}.
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str]]:
+    body = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    return {"error": body}
+
+
+# What pydantic adds to an error's location for the member of a union it tried ('str', 'int',
+# 'function-after[_check(), str]', 'constrained-str'): not a field a client sent.
+_UNION_MEMBER = re.compile(r"^(str|int|float|bool|bytes|none|list|dict|decimal|date|datetime|constrained-[a-z]+)$|\[")
+
+
+def field_path(loc: tuple[str | int, ...]) -> str:
+    """('body', 'claims', 3, 'valid_from') -> 'claims[3].valid_from'; a union's member is left out
+    (('body', 'object', 'literal', 'value', 'str') -> 'object.literal.value')."""
+    parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else list(loc)
+    out = ""
+    for part in parts:
+        if isinstance(part, str) and _UNION_MEMBER.search(part):
+            continue
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def invalid_input(error: Any) -> tuple[str, str | None]:
+    """A pydantic error (one item of `.errors()`) as the message and the field named in the answer."""
+    field = field_path(tuple(error.get("loc", ())))
+    message = error.get("msg", "invalid input").removeprefix("Value error, ")
+    if error.get("type") == "extra_forbidden":
+        message = "unknown field"
+    return message, field or None

@@ -8,15 +8,16 @@ import json
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any
-
-import networkx as nx
+from typing import IO, TYPE_CHECKING, Any
 
 from donto.analyst.guide import guide_parameters, render_guide
 from donto.auth.keys import check_workspace
 from donto.errors import InvalidInput, NotFound
 from donto.graph.client import GraphClient
 from donto.temporal.instants import iso
+
+if TYPE_CHECKING:  # networkx is imported where a graph is built: it is a third of `donto mcp`'s start
+    import networkx as nx
 
 GRAPH_FORMATS = ("graphml", "json", "csv")
 MAX_HOPS = 3
@@ -52,6 +53,8 @@ class AnalystService:
         check_workspace(workspace)
         if around is not None and not 1 <= hops <= MAX_HOPS:
             raise InvalidInput(f"hops is 1 to {MAX_HOPS}", field="hops")
+        import networkx as nx
+
         rows = self.graph.read_query("export_claims", workspace=workspace, valid_at=valid_at, known_at=known_at)
         graph = nx.MultiDiGraph(workspace=workspace, valid_at=iso(valid_at) or "", known_at=iso(known_at) or "")
         for row in rows:
@@ -85,6 +88,8 @@ class AnalystService:
 
 def write_graph(graph: nx.MultiDiGraph, fmt: str, out: IO[bytes] | Path) -> None:
     """GraphML or node-link JSON to a byte stream; CSV as nodes.csv and relationships.csv in a folder."""
+    import networkx as nx
+
     if fmt == "graphml":
         assert not isinstance(out, Path)
         nx.write_graphml(graph, out, named_key_ids=True)

@@ -1,10 +1,9 @@
-"""One place that turns errors into HTTP responses: {"error": {"code", "message", "field"?}}."""
+"""One place that turns errors into HTTP responses: {"error": {"code", "message", "field"?}} (the body is
+built in donto/errors.py, which MCP over stdio shares without importing the web stack)."""
 
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -12,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from donto import errors
+from donto.errors import error_body, invalid_input
 
 log = logging.getLogger(__name__)
 
@@ -27,48 +27,12 @@ STATUS = {
 }
 
 
-def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str]]:
-    body = {"code": code, "message": message}
-    if field:
-        body["field"] = field
-    return {"error": body}
-
-
-# What pydantic adds to an error's location for the member of a union it tried ('str', 'int',
-# 'function-after[_check(), str]', 'constrained-str'): not a field a client sent.
-_UNION_MEMBER = re.compile(r"^(str|int|float|bool|bytes|none|list|dict|decimal|date|datetime|constrained-[a-z]+)$|\[")
-
-
-def field_path(loc: tuple[str | int, ...]) -> str:
-    """('body', 'claims', 3, 'valid_from') -> 'claims[3].valid_from'; a union's member is left out
-    (('body', 'object', 'literal', 'value', 'str') -> 'object.literal.value')."""
-    parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else list(loc)
-    out = ""
-    for part in parts:
-        if isinstance(part, str) and _UNION_MEMBER.search(part):
-            continue
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
 def domain_response(exc: errors.DontoError) -> JSONResponse:
     status = next((s for cls, s in STATUS.items() if isinstance(exc, cls)), 400)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     if isinstance(exc, (errors.RateLimited, errors.BackendUnavailable)):
         headers = {"Retry-After": str(exc.retry_after)}
     return JSONResponse(error_body(exc.code, exc.message, exc.field), status_code=status, headers=headers)
-
-
-def invalid_input(error: Any) -> tuple[str, str | None]:
-    """A pydantic error (one item of `.errors()`) as the message and the field named in the answer."""
-    field = field_path(tuple(error.get("loc", ())))
-    message = error.get("msg", "invalid input").removeprefix("Value error, ")
-    if error.get("type") == "extra_forbidden":
-        message = "unknown field"
-    return message, field or None
 
 
 def install(app: FastAPI) -> None:

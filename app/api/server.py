@@ -22,7 +22,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from donto.api.errors import error_body
+from donto.errors import error_body
 from donto.settings import ApiSettings
 
 BUSY_RETRY_AFTER_S = 1  # a connection or a request ends every few milliseconds under such load

@@ -11,7 +11,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
-from donto.api.errors import error_body
+from donto.errors import error_body
 
 # The workspace a tool call acts in, from its transport (a key checked per call or per request).
 WorkspaceOf = Callable[[Context], str]

@@ -16,13 +16,13 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult
 from pydantic import Field, StringConstraints
 
 from donto import errors
-from donto.api.errors import error_body
 from donto.api.schemas.claims import ClaimOut
 from donto.api.schemas.common import Id, Instant, Key
 from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
 from donto.api.schemas.explore import EntityProfileOut
 from donto.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, State
 from donto.api.schemas.memorize import IMAGES_DESCRIPTION, Image, Lenses, MemorizeIn, MemorizeOut
+from donto.errors import error_body
 from donto.extraction.engine import MAX_PASSES, ModeName
 from donto.extraction.ocr import MAX_IMAGES
 from donto.jobs.store import MAX_PAGE

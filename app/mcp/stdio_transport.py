@@ -27,7 +27,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, jsonrpc_message_adapter
 from pydantic import ValidationError
 
-from donto.api.errors import field_path
+from donto.errors import field_path
 
 
 @asynccontextmanager

@@ -19,7 +19,6 @@ from mcp_types import CallToolResult, Icon, InputRequiredResult, ToolAnnotations
 from pydantic import ConfigDict, Field, ValidationError
 
 from donto import errors
-from donto.api.errors import invalid_input
 from donto.api.schemas.claims import (
     MAX_BATCH,
     ClaimIn,
@@ -35,6 +34,7 @@ from donto.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfi
 from donto.api.schemas.identity import IdentityOut, SameAsOut
 from donto.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
 from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
+from donto.errors import invalid_input
 from donto.explore.service import MAX_HOPS
 from donto.mcp import memory_tools, source_tools
 from donto.mcp.common import READS, WRITES, WorkspaceOf

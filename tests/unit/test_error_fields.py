@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from donto.api.errors import field_path
+from donto.errors import field_path
 
 pytestmark = pytest.mark.unit
 
