@@ -404,18 +404,22 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
     from donto.mcp import stdio
     from donto.memory import Memory
 
     key = settings.mcp.key.get_secret_value() if settings.mcp.key else None
     workspace = args.workspace or settings.mcp.workspace
-    with Memory(settings).open(apply_schema=False) as memory:
-        server = stdio.server(memory, key, workspace)  # a refused key ends here
-        # The model loads when a tool first needs it, not here: an MCP host waits for the tool list at
-        # every launch, and importing and loading the model took most of the 7 to 13 s it waited.
-        memory.apply_schema(load_model=False)
+    with Memory(settings).open(apply_schema=False) as memory, ThreadPoolExecutor(1, "donto-schema") as pool:
+        # An MCP host waits for the tool list at every launch: the model loads when a tool first needs
+        # it (importing and loading it took most of the 7 to 13 s the host waited), and the schema is
+        # brought up to date while the key is checked and the tools are listed. A tool call waits for
+        # the schema, and is told if applying it failed.
+        schema = pool.submit(memory.apply_schema, load_model=False)
+        server = stdio.server(memory, key, workspace, ready=schema.result)  # a refused key ends here
         if settings.api.run_workers:  # as the API does: embeddings (and extraction jobs) get drained
-            memory.start_workers()
+            schema.add_done_callback(lambda done: done.exception() or memory.start_workers())
         server.run(transport="stdio")
     return 0
 

@@ -6,6 +6,8 @@ revoked key stops working at its next call and the key's limits and use count as
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mcp.server.mcpserver import Context, MCPServer
 
 from donto.errors import Unauthorized
@@ -15,14 +17,18 @@ from donto.memory import Memory
 ADDRESS = "stdio"  # failed authentications are counted per client address; this process has one client
 
 
-def server(memory: Memory, key: str | None, workspace: str | None) -> MCPServer:
+def server(
+    memory: Memory, key: str | None, workspace: str | None, ready: Callable[[], object] = lambda: None
+) -> MCPServer:
     """The server for this key (DontoError, before anything slow, when the key is refused); its
-    run(transport="stdio") answers on stdin/stdout until the client closes stdin."""
+    run(transport="stdio") answers on stdin/stdout until the client closes stdin. Every tool call
+    first waits for `ready()` (the schema being applied), which raises what kept it from being."""
     if not key:
         raise Unauthorized("set DONTO_MCP_KEY to an API key (see `donto keys create`)", field="DONTO_MCP_KEY")
     memory.keys.authenticate(key, workspace, ADDRESS)
 
     def workspace_of(ctx: Context) -> str:
+        ready()
         return memory.keys.authenticate(key, workspace, ADDRESS).workspace
 
     return build_server(memory, workspace_of)
