@@ -23,8 +23,9 @@ class Recipe:
             "session_fulltext": 1.0,
             "document_fulltext": 1.0,
             "time_window": 1.0,
-            # Coverage (coverage.py): off until measured on both data sets; asked for by name (`arms`) or
-            # weighed in (DONTO_RECALL_ARM_WEIGHTS), an arm off by default takes the factor as its weight.
+            # Coverage (coverage.py): on for a question that gathers (is_aggregate, route below); for
+            # others asked for by name (`arms`) or weighed in (DONTO_RECALL_ARM_WEIGHTS), where an arm
+            # off by default takes the factor as its weight.
             "session_cover": 0.0,
             "session_cover_text": 0.0,
             "speaker_cover": 0.0,
@@ -70,6 +71,21 @@ _QUOTED = re.compile(r"[\"“”']([^\"“”']{3,})[\"“”']")
 _CAPITALISED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][a-z]+")
 
 
+# A question that gathers what was said across sessions: how many, both, ever; a list asked for by a
+# plural ("What books…", "Which cities…", "What are…") or by the perfect tense ("Where has Kate
+# camped?"). English question shapes only, no word lists of topics: see docs/explanation/recall.md.
+_AGGREGATE = re.compile(
+    r"\b(how many|both|ever|every|all the|list)\b"
+    r"|^\W*(what|which)\s+(?!does\b|goes\b)(are|were|(kinds?|types?|sorts?)\s+of\s+\w+s|\w{3,}(?<![su]s)(?<!is)s)\b"
+    r"|^\W*(what|where|which|who)\b[^?]*\b(has|have)\b(?!\s+to\b)",
+    re.IGNORECASE,
+)
+
+
+def is_aggregate(query: str) -> bool:
+    return bool(_AGGREGATE.search(query))
+
+
 def is_temporal(query: str) -> bool:
     return bool(_TEMPORAL.search(query))
 
@@ -87,4 +103,6 @@ def route(query: str, base: Recipe = DEFAULT) -> Recipe:
         dated_boost = 1.5
     if names_entities(query):
         weights["fulltext"] = weights.get("fulltext", 0) * 1.5
+    if is_aggregate(query):  # every session that speaks of the matter, not only the one that dwells on it
+        weights.update({arm: 1.0 for arm in COVER_ARMS if arm in weights})
     return replace(base, weights=weights, dated_boost=dated_boost)

@@ -1,13 +1,40 @@
-"""Recall's coverage arms are off by default, and on when asked for by name or weighed in."""
+"""Recall's coverage arms are on for a question that gathers across sessions, off for others unless
+asked for by name or weighed in."""
 
 from __future__ import annotations
 
 from donto.recall.coverage import COVER_ARMS, cover_params
-from donto.recall.recipes import route
+from donto.recall.recipes import is_aggregate, route
+
+GATHERING = [
+    "What are Kate's hobbies?",
+    "Which cities have both Kate and Elise been to?",
+    "What books did Emi read?",
+    "What kinds of music does Tim like?",
+    "Where has Melanie camped?",
+    "How many pets does Nate have?",
+    "Has Ann ever been to Peru?",
+]
+ONE_THING = [
+    "Where does Maria live now?",
+    "What is Kate's job?",
+    "What does Ann like to eat?",
+    "Which city did Tim visit in May?",
+    "When did Melanie go camping?",
+    "What has to be done before Friday?",
+    "Why was Paola late?",
+]
 
 
-def test_coverage_arms_are_off_by_default_and_on_when_named_or_weighed():
-    recipe = route("What are Kate's hobbies?")
+def test_a_question_that_gathers_across_sessions_is_told_from_one_about_one_thing():
+    assert [q for q in GATHERING if not is_aggregate(q)] == []
+    assert [q for q in ONE_THING if is_aggregate(q)] == []
+
+
+def test_coverage_arms_are_on_for_a_gathering_question_and_otherwise_on_when_named_or_weighed():
+    assert all(route(GATHERING[0]).weights[arm] == 1.0 for arm in COVER_ARMS)
+    assert all(route(GATHERING[0]).weighed({arm: 0.0 for arm in COVER_ARMS}).weights[arm] == 0.0 for arm in COVER_ARMS)
+    recipe = route("What is Kate's job?")
     assert all(recipe.weights[arm] == 0.0 for arm in COVER_ARMS)
     named = recipe.only(["turn_vector", "session_cover"])
     assert named.weights == {"turn_vector": 1.0, "session_cover": 1.0}
