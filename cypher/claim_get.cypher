@@ -10,7 +10,7 @@ WHERE c.workspace = $workspace
 RETURN c {.id, .subject, .predicate, .object, .objectKind, .objectDatatype, .context, .confidence,
           .validFrom, .validTo, .txFrom, .txTo, .retractionReason, .hypothesis, .validWhen,
           sources: size(COLLECT { MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(d)
-                                  RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.id) AS source })} AS claim,
+                                  RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.sha256, d.id) AS source })} AS claim,
        [(c)-[:DERIVED_FROM]->(x) | x.id] AS derivedFrom,
        [(c)-[:SUPPORTS]->(x) | x.id] AS supports,
        [(c)-[:CONTRADICTS]->(x) | x.id] AS contradicts,

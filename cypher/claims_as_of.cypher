@@ -43,6 +43,6 @@ WHERE ($subjects IS NULL OR c.subject IN $subjects)
 RETURN c {.id, .subject, .predicate, .object, .objectKind, .objectDatatype, .context, .confidence,
           .validFrom, .validTo, .txFrom, .txTo, .retractionReason, .hypothesis, .validWhen,
           sources: size(COLLECT { MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(d)
-                                  RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.id) AS source })} AS claim
+                                  RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.sha256, d.id) AS source })} AS claim
 ORDER BY c.id
 LIMIT $limit

@@ -14,10 +14,10 @@ CALL (ev) {  // evidence cites a document revision or an episode turn
   MATCH (d:Turn {id: ev.documentId}) RETURN d
 }
 WITH c, ev, d WHERE d.workspace = $workspace
-WITH c, ev, d, coalesce(d.sessionId, d.externalId, d.id) AS source
+WITH c, ev, d, coalesce(d.sessionId, d.externalId, d.sha256, d.id) AS source
 WITH c, ev, d, EXISTS { (c)-[:EVIDENCED_BY]->(:Span) } AND NOT EXISTS {
   MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(cited)
-  WHERE coalesce(cited.sessionId, cited.externalId, cited.id) = source
+  WHERE coalesce(cited.sessionId, cited.externalId, cited.sha256, cited.id) = source
 } AS newSource
 MERGE (span:Span {id: ev.spanId})
   ON CREATE SET span.workspace = $workspace, span.start = ev.start, span.end = ev.end, span.text = ev.text

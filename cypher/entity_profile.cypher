@@ -27,7 +27,7 @@ RETURN direction, c.id AS id, c.subject AS subject, c.predicate AS predicate, c.
        c.validFrom AS validFrom, c.validTo AS validTo, c.validWhen AS validWhen, c.confidence AS confidence,
        c.context AS context, c.hypothesis IS NOT NULL AS hypothesis,
        size(COLLECT { MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(d)
-                      RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.id) AS source }) AS sources,
+                      RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.sha256, d.id) AS source }) AS sources,
        valid,
        [(c)-[:CONTRADICTS]-(x:Claim) WHERE x.txFrom <= $known_at AND (x.txTo IS NULL OR x.txTo > $known_at) | x.id]
          AS contradictedBy,

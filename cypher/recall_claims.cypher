@@ -18,6 +18,6 @@ RETURN collect({id: c.id,
                 validTo: c.validTo,
                 validWhen: c.validWhen,
                 sources: size(COLLECT { MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(d)
-                                        RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.id) AS source }),
+                                        RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.sha256, d.id) AS source }),
                 quotes: [(c)-[:EVIDENCED_BY]->(s:Span) | s.text],
                 turnIds: [(c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id]}) AS rows

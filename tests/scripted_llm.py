@@ -194,3 +194,13 @@ def with_llm(settings: Settings, llm: ScriptedLLM, **llm_fields: Any) -> Setting
             "api": settings.api.model_copy(update={"run_workers": False}),
         }
     )
+
+
+def memorize_facts(api: Any, llm: ScriptedLLM, text: str, occurred_at: str, *facts: dict, **extra: Any) -> dict:
+    """`text` memorized through POST /v1/memorize (`api`: tests/support.Api), the endpoint answering
+    with `facts`; the answer, after checking the extraction succeeded."""
+    llm.queue(lines(*facts))
+    body = {"text": text, "occurred_at": occurred_at, "async": False, **extra}
+    response = api.post("/v1/memorize", json=body)
+    assert response.status_code == 200 and response.json()["extraction"] == "succeeded", response.text
+    return dict(response.json())

@@ -53,6 +53,8 @@ def test_claims_written_read_back_as_of_both_axes_and_walked(memory):
     before_the_move = memory.list_claims(subject="ann", predicate="lives_in", known_at=first.recorded_at)
     assert [c.object for c in before_the_move.claims] == [{"entity": "lisbon"}]
     assert [p.name for p in memory.list_predicates()] == ["lives_in"]
+    assert memory.get_claim(lisbon.id).superseded_by  # Porto replaced it, now
+    assert memory.get_claim(lisbon.id, valid_at="2020-01-01T00:00:00Z").superseded_by == []  # not yet then
 
 
 def test_iter_claims_follows_the_cursor_through_every_page(memory):

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from scripted_llm import Reply, ScriptedLLM, lines, with_llm
+from scripted_llm import Reply, ScriptedLLM, with_llm
+from scripted_llm import memorize_facts as memorize
 
 from donto.settings import Settings
 from support import Api
@@ -53,13 +54,6 @@ def fresh_script(llm: ScriptedLLM) -> None:
     llm.replies.clear()
     llm.requests.clear()
     llm.default = Reply("")
-
-
-def memorize(api: Api, llm: ScriptedLLM, text: str, occurred_at: str, *facts: dict) -> dict:
-    llm.queue(lines(*facts))
-    response = api.post("/v1/memorize", json={"text": text, "occurred_at": occurred_at, "async": False})
-    assert response.status_code == 200 and response.json()["extraction"] == "succeeded", response.text
-    return response.json()
 
 
 def by_object(api: Api, predicate: str) -> dict[str, dict]:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 from scripted_llm import Reply, ScriptedLLM, lines, with_llm
+from scripted_llm import memorize_facts as memorize
 
 from donto.settings import Settings
 from support import Api
@@ -34,14 +35,6 @@ def fresh_script(llm: ScriptedLLM) -> None:
     llm.replies.clear()
     llm.requests.clear()
     llm.default = Reply("")
-
-
-def memorize(api: Api, llm: ScriptedLLM, text: str, occurred_at: str, *facts: dict, **extra) -> dict:
-    llm.queue(lines(*facts))
-    body = {"text": text, "occurred_at": occurred_at, "async": False, **extra}
-    response = api.post("/v1/memorize", json=body)
-    assert response.status_code == 200 and response.json()["extraction"] == "succeeded", response.text
-    return response.json()
 
 
 def recall(api: Api, query: str, predicate: str, **scope) -> dict[str, dict]:
@@ -172,6 +165,10 @@ def test_the_same_fact_from_another_source_corroborates_the_claim(xapi: Api, llm
     llm.queue(lines(news))
     reread = xapi.post("/v1/memorize", json={"document_id": second["source_id"], "async": False}).json()
     assert reread["summary"]["corroborations"] == 0, reread
+    llm.queue(lines(news))  # so is the same text registered again, under another title
+    copy = {"text": "Newsletter: Carl is at Acme these days.", "occurred_at": "2024-03-07", "title": "Copy"}
+    again = xapi.post("/v1/memorize", json={**copy, "async": False}).json()
+    assert again["summary"]["corroborations"] == 0 and again["summary"]["claimsCreated"] == 0, again
     past = {"s": "Carl", "p": "works_at", "o": "Acme", "vf": "2010", "vt": "2012", "q": "from 2010 to 2012"}
     memorize(xapi, llm, "Carl was at Acme from 2010 to 2012.", "2024-03-06", past)
     claims = xapi.list(predicate="works_at", valid_at="2011-06-01")

@@ -261,9 +261,13 @@ class AsyncClient:
         """Write claims (all or none): `claims=[{"subject": …, "predicate": …, "object": …}, …]`."""
         return await self._call(ClaimsWriteOut, "POST", "/v1/claims", json=body_of(ClaimsWriteIn, body, fields))
 
-    async def get_claim(self, claim_id: str) -> ClaimOut:
-        """One claim with both intervals, its evidence and every edge to and from it."""
-        return await self._call(ClaimOut, "GET", f"/v1/claims/{segment(claim_id)}")
+    async def get_claim(
+        self, claim_id: str, *, valid_at: str | datetime | None = None, known_at: str | datetime | None = None
+    ) -> ClaimOut:
+        """One claim with both intervals, its evidence and every edge to and from it; its state and
+        what replaced it as of `valid_at` and `known_at` (default: now)."""
+        params = query(valid_at=valid_at, known_at=known_at)
+        return await self._call(ClaimOut, "GET", f"/v1/claims/{segment(claim_id)}", params=params)
 
     async def list_claims(
         self,

@@ -261,9 +261,13 @@ class Client:
         """Write claims (all or none): `claims=[{"subject": …, "predicate": …, "object": …}, …]`."""
         return self._call(ClaimsWriteOut, "POST", "/v1/claims", json=body_of(ClaimsWriteIn, body, fields))
 
-    def get_claim(self, claim_id: str) -> ClaimOut:
-        """One claim with both intervals, its evidence and every edge to and from it."""
-        return self._call(ClaimOut, "GET", f"/v1/claims/{segment(claim_id)}")
+    def get_claim(
+        self, claim_id: str, *, valid_at: str | datetime | None = None, known_at: str | datetime | None = None
+    ) -> ClaimOut:
+        """One claim with both intervals, its evidence and every edge to and from it; its state and
+        what replaced it as of `valid_at` and `known_at` (default: now)."""
+        params = query(valid_at=valid_at, known_at=known_at)
+        return self._call(ClaimOut, "GET", f"/v1/claims/{segment(claim_id)}", params=params)
 
     def list_claims(
         self,
