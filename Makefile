@@ -11,9 +11,12 @@ CODE   := app extraction bench examples
 # Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew. `make up` installs
 # the server alone (no PyTorch: the default model runs on ONNX Runtime); `make test` adds the test extra
 # (PyTorch's runtime included, for the models that need it). pip prints what it fetches as it goes.
+# setuptools comes pinned too: `link` builds the checkout with the virtualenv's own (no build isolation),
+# and the one a virtualenv bundles (65.5 with Python 3.11) cannot build an editable wheel.
 $(BIN)/.installed-server: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt setuptools
 	$(BIN)/python -m pip install --progress-bar off -c constraints.txt -e ".[server]" $(STRICT)
 	touch $@
 
