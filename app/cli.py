@@ -404,7 +404,7 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     from donto.mcp import stdio
     from donto.memory import Memory
@@ -419,7 +419,12 @@ def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
         schema = pool.submit(memory.apply_schema, load_model=False)
         server = stdio.server(memory, key, workspace, ready=schema.result)  # a refused key ends here
         if settings.api.run_workers:  # as the API does: embeddings (and extraction jobs) get drained
-            schema.add_done_callback(lambda done: done.exception() or memory.start_workers())
+
+            def start_workers(applied: Future[int]) -> None:
+                if applied.exception() is None:
+                    memory.start_workers()
+
+            schema.add_done_callback(start_workers)
         server.run(transport="stdio")
     return 0
 
