@@ -82,7 +82,11 @@ def test_one_signal_stops_a_pytest_run_and_the_neo4j_it_started(tmp_path, sent, 
             time.sleep(1)  # launched, not yet answering
         os.killpg(run.pid, sent)
         began = time.monotonic()
-        output = run.communicate(timeout=60)[0].decode()
+        try:
+            output = run.communicate(timeout=60)[0].decode()
+        except subprocess.TimeoutExpired:  # say what was left, for the assertions below
+            ended = "still running" if run.poll() is None else f"ended ({run.returncode})"
+            output = f"nothing ended the output within 60 s: pytest {ended}, Neo4j {'alive' if alive(pid) else 'gone'}"
         took = time.monotonic() - began
     finally:
         if run.poll() is None:  # this test was stopped or failed: the run still stops its Neo4j (SIGKILL would not)
