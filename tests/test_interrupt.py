@@ -70,6 +70,9 @@ def test_one_signal_stops_a_pytest_run_and_the_neo4j_it_started(tmp_path, sent, 
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group, as a terminal's foreground job
+        # whose Ctrl-C is not ignored: a suite started in the background (`nohup make test &`) passes
+        # SIGINT on ignored, and Python then installs no handler for it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         pid_file = wait_for(
