@@ -1,4 +1,5 @@
-"""Domain errors. Services raise these; the API maps each to one HTTP status (app/api/errors.py)."""
+"""Domain errors. Services raise these; the API maps each to one HTTP status (app/api/errors.py).
+The error body both HTTP and MCP answer with is built here, below."""
 
 from __future__ import annotations
 

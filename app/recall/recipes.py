@@ -73,7 +73,8 @@ _CAPITALISED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][a-z]+")
 
 # A question that gathers what was said across sessions: how many, both, ever; a list asked for by a
 # plural ("What books…", "Which cities…", "What are…") or by the perfect tense ("Where has Kate
-# camped?"). English question shapes only, no word lists of topics: see docs/explanation/recall.md.
+# camped?"). English question shapes only, no word lists of topics; what it was measured to be worth
+# is in docs/explanation/design-notes.md.
 _AGGREGATE = re.compile(
     r"\b(how many|both|ever|every|all the|list)\b"
     r"|^\W*(what|which)\s+(?!does\b|goes\b)(are|were|(kinds?|types?|sorts?)\s+of\s+\w+s|\w{3,}(?<![su]s)(?<!is)s)\b"
