@@ -108,6 +108,17 @@ class QueryTimedOut(BackendUnavailable):
         super().__init__(f"the query took longer than {timeout_s:g} s and was stopped; retry shortly", retry_after)
 
 
+class BackendBusy(BackendUnavailable):
+    """Neo4j answered but could not finish the work after the driver's retries (deadlocks among
+    writers that kept coming back, a transaction out of memory): retry shortly. Not an outage, so
+    other requests are not refused meanwhile."""
+
+    code = "backend_busy"
+
+    def __init__(self, why: str, retry_after: int = 2):
+        super().__init__(f"Neo4j could not finish the request ({why}); retry shortly", retry_after)
+
+
 class SchemaMismatch(DontoError):
     code = "schema_mismatch"
 

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from neo4j import READ_ACCESS as READ
 from neo4j import WRITE_ACCESS as WRITE
@@ -35,6 +35,7 @@ from neo4j.exceptions import (
 )
 
 from donto.errors import (
+    BackendBusy,
     BackendUnavailable,
     IndexUnavailable,
     Neo4jLoginRefused,
@@ -61,6 +62,13 @@ TIMED_OUT = "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration"
 # The same timeout met while waiting for a lock (a workspace's writers queue on its clock): Neo4j
 # stops the transaction's lock client instead (found as a 500 under 48 concurrent batch writes).
 LOCK_WAIT_STOPPED = "Neo.ClientError.Transaction.LockClientStopped"
+# Transient errors that are one request's bad luck, not an outage, when they outlast the driver's
+# retries; what the client is told of each. Any other (a database starting or stopping) is an outage.
+BUSY = {
+    "Neo.TransientError.Transaction.DeadlockDetected": "deadlocks among concurrent writers",
+    "Neo.TransientError.General.MemoryPoolOutOfMemoryError": "its memory pool is full",
+    "Neo.TransientError.Transaction.MaximumTransactionLimitReached": "too many transactions at once",
+}
 # The driver's retry of a managed transaction, which _read_statement repeats for auto-commit reads:
 # the first retry after about a second, each later one after twice the last, ±20%.
 RETRY_DELAY_S, RETRY_MULTIPLIER, RETRY_JITTER = 1.0, 2.0, 0.2
@@ -201,13 +209,15 @@ class GraphClient:
                 database=self.database, bookmark_manager=self.bookmarks, default_access_mode=access
             ) as session:
                 return call(session)
-        except (ServiceUnavailable, SessionExpired, TransientError) as exc:
-            # TransientError here: the driver's retries ran out (a database still starting or
-            # shutting down, or deadlocks that kept coming back) — worth retrying later, so 503.
-            # The driver's message names the server's address: it goes to the log, not to clients.
-            log.warning("Neo4j is not reachable (%s): %s", name, exc)
-            self._down_until = time.monotonic() + self.retry_after_s
-            raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s) from exc
+        except TransientError as exc:
+            # The driver's retries ran out. Deadlocks that kept coming back among writers of one
+            # workspace are this request's alone: its own 503, and the next request runs as usual.
+            if exc.code in BUSY:
+                log.warning("%s gave up after the driver's retries: %s", name, exc)
+                raise BackendBusy(BUSY[exc.code], self.retry_after_s) from exc
+            self._outage(name, exc)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            self._outage(name, exc)
         except ClientError as exc:
             if exc.code in (TIMED_OUT, LOCK_WAIT_STOPPED):
                 log.warning("query %s stopped at its timeout (%s s)", name, timeout_s or self.timeout)
@@ -218,6 +228,12 @@ class GraphClient:
                     index = named.group(1) if named else "(unnamed)"
                     raise IndexUnavailable(index, missing=status == INDEX_MISSING) from exc
             raise
+
+    def _outage(self, name: str, exc: Exception) -> NoReturn:
+        # The driver's message names the server's address: it goes to the log, not to clients.
+        log.warning("Neo4j is not reachable (%s): %s", name, exc)
+        self._down_until = time.monotonic() + self.retry_after_s
+        raise BackendUnavailable("Neo4j is not reachable; try again shortly", self.retry_after_s) from exc
 
     def _metadata(self, name: str) -> dict[str, str]:
         return {"app": f"{APP_NAME}_v{APP_VERSION}", "query": name}
