@@ -4,8 +4,11 @@ Prints claims/s for the writes beside a floor: after each REST batch, the same c
 written as bare unindexed nodes by one UNWIND CREATE through the driver (median per batch, and
 the ratio), and how long the API's claim embedder, which gives way to the writes, then takes to
 embed what is left, and where the writes' CPU went (this process, which serves the API, against the
-rest of the machine, a local Neo4j's): per 1,000 claims, beside what the cores had. With --in-flight N,
-N clients post the batches at once and the floors are written after them all. Then, measured
+rest of the machine, a local Neo4j's): per 1,000 claims, beside what the cores had; and this process's
+resident memory after the start and after the load (the batches are made as they are posted, so
+what it holds is the API's). A batch refused with a 503 is posted again after its Retry-After, as
+donto's client does, and counted. With --in-flight N, N clients post the batches at once and the
+floors are written after them all. Then, measured
 interleaved in the same run, p50/p99 of
 - the as-of listing through REST (GET /v1/claims?subject=&predicate=&valid_at=&known_at=),
 - the same as-of Cypher query through the driver (no HTTP),
@@ -73,6 +76,12 @@ def process_cpu_s() -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def resident_mb(field: str = "VmRSS") -> int:
+    """This process's resident memory (or, with VmHWM, its peak so far), in MB, from /proc/self/status."""
+    line = next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith(field))
+    return int(line.split()[1]) // 1024
+
+
 def cpu_line(meters: list[CpuMeter], claims: int, elapsed: float) -> str:
     """Where the writes' CPU went, per 1,000 claims: which side bounds the throughput on this machine."""
     per = 1000 / claims * 1000  # seconds per claim-total → ms per 1,000 claims
@@ -104,47 +113,57 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             ).raise_for_status()
         if args.warmup:
             print(f"warm-up: {args.warmup:,} claims written to another workspace first, untimed")
-        batches = [
-            [synthetic_claim(rng, subjects) for _ in range(min(args.batch, args.claims - offset))]
-            for offset in range(0, args.claims, args.batch)
-        ]
+        started_mb = resident_mb()
 
-        def post(batch: list[dict]) -> tuple[float, dict]:
+        def batch(n: int) -> list[dict]:
+            """The n-th batch, made again whenever it is needed: a load held whole in this process
+            would count against the API's resident memory, which is measured here."""
+            made = random.Random(args.seed * 1_000_003 + n)
+            return [synthetic_claim(made, subjects) for _ in range(min(args.batch, args.claims - n * args.batch))]
+
+        count = -(-args.claims // args.batch)
+        ids: list[str] = []
+        recorded: list[str] = []
+        refused: list[str] = []  # the codes of 503s a batch was retried after
+
+        def post(n: int) -> float:
+            claims = batch(n)
             started = time.perf_counter()
-            response = http.post("/v1/claims", json={"claims": batch})
+            response = http.post("/v1/claims", json={"claims": claims})
+            while response.status_code == 503 and len(refused) < 20:  # as donto's client does: wait, retry
+                refused.append(response.json()["error"]["code"])
+                time.sleep(float(response.headers.get("Retry-After", "1")))
+                response = http.post("/v1/claims", json={"claims": claims})
             response.raise_for_status()
-            return time.perf_counter() - started, response.json()
+            took = time.perf_counter() - started
+            body = response.json()
+            ids.extend(c["id"] for c in body["claims"])
+            recorded.append(body["recorded_at"])
+            return took
 
-        def floor(batch: list[dict]) -> float:  # the same batch as bare nodes through the driver
-            rows = [_floor_row(c) for c in batch]
+        def floor(n: int) -> float:  # the same batch as bare nodes through the driver
+            rows = [_floor_row(c) for c in batch(n)]
             return timed(lambda: graph.write_query("bench_ingest_floor", rows=rows))
 
         posts: list[float] = []
-        bodies: list[dict] = []
         floors: list[float] = []
         meters: list[CpuMeter] = []  # CPU spent while the batches were posted, not while the floor was written
         if args.in_flight == 1:
-            for batch in batches:
+            for n in range(count):
                 with CpuMeter() as meter:
-                    took, body = post(batch)
+                    posts.append(post(n))
                 meters.append(meter)
-                posts.append(took)
-                bodies.append(body)
-                floors.append(floor(batch))  # right after each post: both see the same store and machine
+                floors.append(floor(n))  # right after each post: both see the same store and machine
             elapsed = sum(posts)
         else:
             # Writers of one workspace queue on its clock from their first statement to their commit, so
             # what overlaps is each request's work outside its write transaction, in the API and in Neo4j.
             with CpuMeter() as meter, ThreadPoolExecutor(args.in_flight) as pool:
                 started = time.perf_counter()
-                for took, body in pool.map(post, batches):
-                    posts.append(took)
-                    bodies.append(body)
+                posts = list(pool.map(post, range(count)))
                 elapsed = time.perf_counter() - started
             meters.append(meter)
-            floors = [floor(batch) for batch in batches]
-        ids = [c["id"] for body in bodies for c in body["claims"]]
-        recorded = [body["recorded_at"] for body in bodies]
+            floors = [floor(n) for n in range(count)]
         backlog = pending_embeddings(graph)  # the API's embedder gives way to the writes, then catches up
         backlog_started, backlog_cpu = time.perf_counter(), process_cpu_s()
         while graph.write_query("bench_ingest_floor_clear", limit=10_000)[0]["deleted"]:
@@ -154,7 +173,10 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             f"ingest: {args.claims} claims in batches of {args.batch}, {args.in_flight} in flight: {elapsed:.1f} s, "
             f"{args.claims / elapsed:,.0f} claims/s (median batch {per_batch:,.0f} claims/s)"
         )
-        print(f"batches: {summary_ms(posts)}; slowest {max(posts) * 1000:.0f} ms")
+        print(
+            f"batches: {summary_ms(posts)}; slowest {max(posts) * 1000:.0f} ms; "
+            f"retried after a 503: {len(refused)}" + (f" ({', '.join(sorted(set(refused)))})" if refused else "")
+        )
         print(
             f"floor: the same batches as bare nodes by one UNWIND CREATE: median {floor_rate:,.0f} nodes/s; "
             f"ingest is {floor_rate / per_batch:.2f}x the floor's time"
@@ -164,6 +186,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         while s.api.run_workers and pending_embeddings(graph):  # (DONTO_RUN_WORKERS=false: nobody embeds)
             time.sleep(0.2)
         caught_up = time.perf_counter() - backlog_started
+        loaded_mb = resident_mb()  # before this bench's own encode below
         catch_up_cpu = process_cpu_s() - backlog_cpu
         if s.api.run_workers:
             recallable = args.claims / (elapsed + caught_up)
@@ -193,6 +216,13 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 f"(the embedder, and this bench's polling), the raw encode {raw_cpu / len(texts) * 1000:.2f} s: "
                 f"{catch_up_cpu / max(backlog, 1) / (raw_cpu / len(texts)):.2f}x"
             )
+
+        print(
+            f"resident memory of this process (the API, its embedder and this bench's client): {started_mb:,} MB "
+            f"after the start (model loaded), {loaded_mb:,} MB after the load"
+            + (" and its embeddings" if s.api.run_workers else "")
+            + f", {resident_mb('VmHWM'):,} MB at its peak"
+        )
 
         rest, cypher, bare = [], [], []
         for _ in range(args.lookups):

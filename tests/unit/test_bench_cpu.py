@@ -8,7 +8,7 @@ import pytest
 
 from bench.cli import at_least_one
 from bench.common import CpuMeter
-from bench.ingest import cpu_line
+from bench.ingest import cpu_line, resident_mb
 
 
 def test_the_meter_counts_this_process_s_work_inside_the_machine_s():
@@ -31,3 +31,11 @@ def test_the_cpu_line_gives_each_side_per_thousand_claims_beside_what_the_cores_
 def test_fewer_than_one_client_in_flight_is_refused(text):
     with pytest.raises(argparse.ArgumentTypeError):
         at_least_one(text)
+
+
+def test_resident_memory_grows_with_what_the_process_holds_and_its_peak_is_never_below_it():
+    before = resident_mb()
+    held = bytearray(64 * 1024 * 1024)
+    held[::4096] = b"x" * len(held[::4096])  # touch every page so it is resident
+    assert resident_mb() >= before + 60
+    assert resident_mb("VmHWM") >= resident_mb()
