@@ -32,7 +32,7 @@ from donto.api.schemas.common import Id, Instant, Key
 from donto.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
 from donto.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
 from donto.api.schemas.identity import IdentityOut, SameAsOut
-from donto.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
+from donto.api.schemas.recall import RecallIn, RecallOut
 from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from donto.errors import invalid_input
 from donto.explore.service import MAX_HOPS
@@ -243,10 +243,7 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
             include_provenance=body.include_provenance,
         )
         result = memory.recall.recall(workspace_of(ctx), request)
-        bundle = RecallOut(items=[RecallItemOut.of(item) for item in result.items], took_ms=round(result.took_ms, 2))
-        if result.arms_unavailable:
-            bundle.arms_unavailable = list(result.arms_unavailable)
-        return _result(bundle)
+        return _result(RecallOut.of(result))
 
     @server.tool(annotations=WRITES)
     def add_turns(

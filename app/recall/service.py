@@ -14,7 +14,7 @@ import math
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from donto.embedding.encoder import Encoder
@@ -22,6 +22,7 @@ from donto.errors import InvalidInput
 from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
 from donto.recall import fusion, present
+from donto.recall.addressed import with_labels
 from donto.recall.arms import ARM_NAMES, ARMS, run_arms
 from donto.recall.fusion import Candidate
 from donto.recall.recipes import route
@@ -52,6 +53,7 @@ class RecallResult:
     items: list[RecallItem]
     took_ms: float
     arms_unavailable: tuple[str, ...] = ()  # left out while their index is built or rebuilt: a partial bundle
+    names_read_as: Mapping[str, str] = field(default_factory=dict)  # a name the chat calls a speaker -> their label
 
 
 def check_arm_weights(weights: Mapping[str, float]) -> dict[str, float]:
@@ -98,6 +100,13 @@ class RecallService:
         vector = self.encoder.encode_query(request.query) if any(arm.uses_vector for arm in arms) else None
         question, scope = request.query, request.scope
         found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
+        read_as = found.addressed
+        if read_as:
+            # The question calls someone by the name the chat addressed them by, not the label their
+            # turns carry and were embedded with: asked again by the label (addressed.py).
+            question = with_labels(question, read_as)
+            vector = self.encoder.encode_query(question) if vector is not None else None
+            found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
         # Read our own writes: claims and document passages the embedder has not reached yet are not
         # in the vector indexes (nor claims in the full-text one, :Searchable); they are embedded now,
         # and the arms that find them asked again.
@@ -195,7 +204,7 @@ class RecallService:
         self._attach_states(workspace, chosen, items, request.scope, with_provenance)
         if request.max_tokens is not None:
             items = trim_to_tokens(items, request.max_tokens)
-        return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable)
+        return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable, read_as)
 
     def _claims_compete(
         self,

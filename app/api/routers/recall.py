@@ -7,7 +7,7 @@ from starlette.concurrency import run_in_threadpool
 
 from donto.api.deps import MemoryDep, WorkspaceDep
 from donto.api.schemas.common import KEYED, WITH_BODY
-from donto.api.schemas.recall import RecallIn, RecallItemOut, RecallOut
+from donto.api.schemas.recall import RecallIn, RecallOut
 from donto.recall.service import RecallRequest
 
 router = APIRouter(prefix="/v1/recall", tags=["recall"], responses=KEYED)
@@ -31,7 +31,4 @@ async def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> 
             include_provenance=body.include_provenance,
         ),
     )
-    out = RecallOut(items=[RecallItemOut.of(i) for i in result.items], took_ms=round(result.took_ms, 2))
-    if result.arms_unavailable:  # else left unset, so the answer leaves the key out
-        out.arms_unavailable = list(result.arms_unavailable)
-    return out
+    return RecallOut.of(result)

@@ -11,6 +11,7 @@ from donto.api.schemas.common import ScopedIn
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
     from donto.recall.render import RecallItem
+    from donto.recall.service import RecallResult
 
 
 class RecallIn(ScopedIn):
@@ -110,3 +111,18 @@ class RecallOut(BaseModel):
         description="arms left out because their index is not online (Neo4j still building it after a schema "
         "upgrade, or `donto reembed` rebuilding it): the bundle is partial until then; absent when every arm ran",
     )
+    names_read_as: dict[str, str] | None = Field(
+        default=None,
+        description='names in the question that the chat addresses a speaker by ("hey Kate!"), each with the label '
+        'that speaker\'s turns carry (their `speaker`), by which recall read the question: {"kate": "Emi"}; '
+        "absent when there are none",
+    )
+
+    @classmethod
+    def of(cls, result: RecallResult) -> RecallOut:
+        out = cls(items=[RecallItemOut.of(i) for i in result.items], took_ms=round(result.took_ms, 2))
+        if result.arms_unavailable:  # else left unset, so the answer leaves the key out
+            out.arms_unavailable = list(result.arms_unavailable)
+        if result.names_read_as:
+            out.names_read_as = dict(result.names_read_as)
+        return out
