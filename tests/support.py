@@ -49,6 +49,20 @@ class Api:
         assert response.status_code == 200, response.text
         return response.json()["claims"]
 
+    def episode(self, session: str, started: str, said: list[tuple[str, str]]) -> None:
+        """A session of turns (speaker, text), their ids `<session>-<i>`."""
+        response = self.post(
+            "/v1/episodes",
+            json={
+                "session": {"external_id": session, "started_at": started},
+                "turns": [
+                    {"external_id": f"{session}-{i}", "speaker": who, "text": text}
+                    for i, (who, text) in enumerate(said)
+                ],
+            },
+        )
+        assert response.status_code == 201, response.text
+
 
 def claim(subject: str, predicate: str, obj: str | None = None, **extra) -> dict:
     """A claim body with an entity object (or pass object=... for a literal)."""

@@ -8,20 +8,6 @@ from donto.memory import Memory
 from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as
 from support import Api
 
-
-def episode(api: Api, session: str, started: str, said: list[tuple[str, str]]) -> None:
-    response = api.post(
-        "/v1/episodes",
-        json={
-            "session": {"external_id": session, "started_at": started},
-            "turns": [
-                {"external_id": f"{session}-{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(said)
-            ],
-        },
-    )
-    response.raise_for_status()
-
-
 # The chat app labels her "Emi"; Elise calls her Kate. Elise paints too, and says so at length.
 CHAT = {
     "mural": [
@@ -54,7 +40,7 @@ def turn_ids(bundle: dict) -> list[str]:
 
 def test_a_question_naming_someone_as_the_chat_addresses_them_finds_what_they_said(api: Api):
     for i, (session, said) in enumerate(CHAT.items()):
-        episode(api, session, f"2024-03-0{i + 1}T10:00:00Z", said)
+        api.episode(session, f"2024-03-0{i + 1}T10:00:00Z", said)
     bundle = recall(api, "What did Kate paint?")
     # The bundle says whom it took Kate for: its items name her by her label.
     assert bundle["names_read_as"] == {"kate": "Emi"}
@@ -67,6 +53,19 @@ def test_a_question_naming_someone_as_the_chat_addresses_them_finds_what_they_sa
     assert by_name.index("mural-1") < min(elise_saying_kate, default=len(by_name))
 
 
+def turns_saying(memory: Memory, workspace: str, name: str) -> list[dict]:
+    """recall_addressed's rows: the turns holding the name in sessions of two, each with its addressee."""
+    now = datetime.now(UTC)
+    return memory.graph.read_list(
+        "recall_addressed",
+        workspace=workspace,
+        addressed_names=[name],
+        addressed_candidates=ADDRESSED_CANDIDATES,
+        valid_at=now,
+        known_at=now,
+    )
+
+
 def test_addresses_in_a_group_chat_name_no_one(api: Api, memory: Memory):
     """With three people in a session, "hey Kate" could address either of the other two."""
     group = [
@@ -75,24 +74,9 @@ def test_addresses_in_a_group_chat_name_no_one(api: Api, memory: Memory):
         ("Noor", "Thanks, Kate, see you at eight."),
         ("Elise", "Morning Kate!"),
     ]
-    episode(api, "group", "2024-03-01T10:00:00Z", group)
-    found = memory.graph.read_list(
-        "recall_addressed",
-        workspace=api.workspace,
-        addressed_names=["Kate"],
-        addressed_candidates=ADDRESSED_CANDIDATES,
-        valid_at=datetime.now(UTC),
-        known_at=datetime.now(UTC),
-    )
-    assert found == []
-    episode(api, "pair", "2024-03-02T10:00:00Z", group[:2] + [("Elise", "Thanks, Kate!"), ("Elise", "Bye Kate!")])
-    rows = memory.graph.read_list(
-        "recall_addressed",
-        workspace=api.workspace,
-        addressed_names=["Kate"],
-        addressed_candidates=ADDRESSED_CANDIDATES,
-        valid_at=datetime.now(UTC),
-        known_at=datetime.now(UTC),
-    )
+    api.episode("group", "2024-03-01T10:00:00Z", group)
+    assert turns_saying(memory, api.workspace, "Kate") == []
+    api.episode("pair", "2024-03-02T10:00:00Z", group[:2] + [("Elise", "Thanks, Kate!"), ("Elise", "Bye Kate!")])
+    rows = turns_saying(memory, api.workspace, "Kate")
     assert {r["addressee"] for r in rows} == {"Emi"}
     assert addressed_as(rows) == {"kate": "Emi"}

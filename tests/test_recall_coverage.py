@@ -6,19 +6,6 @@ from donto.recall.arms import ARM_NAMES
 from support import Api
 
 
-def episode(api: Api, session: str, started: str, said: list[tuple[str, str]]) -> None:
-    response = api.post(
-        "/v1/episodes",
-        json={
-            "session": {"external_id": session, "started_at": started},
-            "turns": [
-                {"external_id": f"{session}-{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(said)
-            ],
-        },
-    )
-    response.raise_for_status()
-
-
 def recall(api: Api, query: str, **extra) -> list[str]:
     response = api.post("/v1/recall", json={"query": query, "include_provenance": True, **extra})
     assert response.status_code == 200, response.text
@@ -54,11 +41,11 @@ CHATTER = [
 
 
 def test_an_aggregate_question_finds_each_of_the_three_sessions_that_answer_it(api: Api):
-    episode(api, "pottery", "2024-01-02T10:00:00Z", POTTERY)
+    api.episode("pottery", "2024-01-02T10:00:00Z", POTTERY)
     for i, said in enumerate(CHATTER):
-        episode(api, f"chatter-{i}", f"2024-01-0{3 + i}T10:00:00Z", said)
-    episode(api, "climbing", "2024-01-08T10:00:00Z", CLIMBING)
-    episode(api, "chess", "2024-01-09T10:00:00Z", CHESS)
+        api.episode(f"chatter-{i}", f"2024-01-0{3 + i}T10:00:00Z", said)
+    api.episode("climbing", "2024-01-08T10:00:00Z", CLIMBING)
+    api.episode("chess", "2024-01-09T10:00:00Z", CHESS)
     answers = {"pottery-0", "climbing-1", "chess-1"}
     found = recall(api, "What are Kate's hobbies?", k=5, arms=list(ARM_NAMES))  # every arm, coverage's too
     assert answers <= set(found)

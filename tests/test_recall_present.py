@@ -7,19 +7,6 @@ from __future__ import annotations
 from support import Api, claim
 
 
-def session(api: Api, name: str, at: str, said: list[tuple[str, str]]) -> None:
-    response = api.post(
-        "/v1/episodes",
-        json={
-            "session": {"external_id": name, "started_at": at},
-            "turns": [
-                {"external_id": f"{name}-{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(said)
-            ],
-        },
-    )
-    assert response.status_code == 201, response.text
-
-
 def recall(api: Api, query: str, **extra) -> list[dict]:
     response = api.post("/v1/recall", json={"query": query, **extra})
     assert response.status_code == 200, response.text
@@ -27,8 +14,7 @@ def recall(api: Api, query: str, **extra) -> list[dict]:
 
 
 def maria_moves(api: Api) -> None:
-    session(
-        api,
+    api.episode(
         "march",
         "2024-03-10T18:00:00Z",
         [
@@ -37,14 +23,12 @@ def maria_moves(api: Api) -> None:
             ("Maria", "Small but sunny. The weather in Berlin is grey though."),
         ],
     )
-    session(
-        api,
+    api.episode(
         "june",
         "2024-06-02T18:00:00Z",
         [("Ben", "Did you see the match?"), ("Maria", "Berlin was loud all night after the match.")],
     )
-    session(
-        api,
+    api.episode(
         "august",
         "2024-08-20T18:00:00Z",
         [
