@@ -53,3 +53,44 @@ def test_an_aggregate_question_finds_each_of_the_three_sessions_that_answer_it(a
     covered = recall(api, "What are Kate's hobbies?", k=3, arms=["session_cover"])
     assert len(covered) == 3 and len({t.split("-")[0] for t in covered}) == 3
     assert "pottery-0" in covered or "pottery-2" in covered
+
+
+# Three animals, each named once in its own session and never called an animal, among talk that
+# shares the question's other words (talked, discussing, the two names).
+ANIMALS = [
+    [
+        ("Nico", "Exams start on Monday, I have not opened a book."),
+        ("Nebs", "Same, we should study together at the library."),
+        ("Nico", "A stray cat followed me home tonight, she sat at my door for an hour."),
+        ("Nebs", "Did you let her in?"),
+    ],
+    [
+        ("Nebs", "Have you played the new co-op game yet?"),
+        ("Nico", "Not yet, my laptop is too slow for it."),
+        ("Nebs", "We took the ferry to the island and an orca swam right past the boat!"),
+        ("Nico", "No way, that is so lucky."),
+    ],
+    [
+        ("Nico", "My neighbour's parrot screams every morning at six."),
+        ("Nebs", "Get earplugs, honestly."),
+        ("Nico", "I talked to them about it but nothing changed."),
+    ],
+    [
+        ("Nebs", "What did you talk about with your sister yesterday?"),
+        ("Nico", "We talked about her new job and her move to Leeds."),
+    ],
+    [
+        ("Nico", "We were discussing the football match all evening."),
+        ("Nebs", "I talked about the referee for an hour, he was terrible."),
+    ],
+    [("Nebs", "I cooked a huge pot of chili for the week."), ("Nico", "Save me some, I will bring bread.")],
+]
+
+
+def test_a_question_after_a_kind_of_thing_finds_turns_that_name_one_without_the_kinds_word(api: Api):
+    for i, said in enumerate(ANIMALS):
+        api.episode(f"s{i}", f"2024-01-0{2 + i}T10:00:00Z", said)
+    found = recall(api, "What animals have Nico and Nebs talked about?", k=6)
+    # the cat, the orca and the parrot; asked by the question alone, the orca and the parrot stay
+    # below the talk about talking
+    assert {"s0-2", "s1-2", "s2-0"} <= set(found)

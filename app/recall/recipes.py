@@ -40,6 +40,9 @@ class Recipe:
     session_depth: int = 3  # how many of a session's best turns make its strength
     session_pool: int = 100  # the best fused turns whose sessions are weighed
     speaker_boost: float = 1.5  # multiplies the score of a turn said by someone the query names
+    # The share of the vector arms' query that is the kind of thing a gathering question asks after
+    # (asked_for, below; route keeps it for a question that gathers and sets it to 0 for others).
+    asked_for_weight: float = 0.5
 
     def weighed(self, factors: dict[str, float]) -> Recipe:
         """Each named arm's weight multiplied (DONTO_RECALL_ARM_WEIGHTS; 0 turns an arm off)."""
@@ -83,6 +86,29 @@ _AGGREGATE = re.compile(
 )
 
 
+# What a question asks after, where it names a kind of thing: "What animals are Nicolas and Nebraas
+# discussing?" -> "animals", "Which cities has Kate visited?" -> "cities", "What kind of films does
+# Joanna enjoy?" -> "films". The words between the question word and its first auxiliary verb, four
+# at most (longer is a clause, not a kind).
+_ASKED_FOR = re.compile(
+    r"^\W*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?P<kind>\w[\w' -]*?)\s+"
+    r"(?:are|is|was|were|do|does|did|has|have|had|can|could|would|will|should)\b",
+    re.IGNORECASE,
+)
+_NOT_A_KIND = {"it", "that", "this", "there", "he", "she", "they", "you", "i", "we"}
+
+
+def asked_for(query: str) -> str | None:
+    """The kind of thing a question asks after ("animals"), or None."""
+    found = _ASKED_FOR.search(query)
+    if found is None:
+        return None
+    kind = found["kind"]
+    if len(kind.split()) > 4 or kind.lower() in _NOT_A_KIND:
+        return None
+    return kind
+
+
 def is_aggregate(query: str) -> bool:
     return bool(_AGGREGATE.search(query))
 
@@ -104,6 +130,12 @@ def route(query: str, base: Recipe = DEFAULT) -> Recipe:
         dated_boost = 1.5
     if names_entities(query):
         weights["fulltext"] = weights.get("fulltext", 0) * 1.5
-    if is_aggregate(query):  # every session that speaks of the matter, not only the one that dwells on it
+    gathers = is_aggregate(query)
+    if gathers:  # every session that speaks of the matter, not only the one that dwells on it
         weights.update({arm: 1.0 for arm in COVER_ARMS if arm in weights})
-    return replace(base, weights=weights, dated_boost=dated_boost)
+    return replace(
+        base,
+        weights=weights,
+        dated_boost=dated_boost,
+        asked_for_weight=base.asked_for_weight if gathers else 0.0,
+    )

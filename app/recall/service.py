@@ -25,7 +25,7 @@ from donto.recall import fusion, present
 from donto.recall.addressed import with_labels
 from donto.recall.arms import ARM_NAMES, ARMS, run_arms
 from donto.recall.fusion import Candidate
-from donto.recall.recipes import route
+from donto.recall.recipes import Recipe, asked_for, route
 from donto.recall.render import RecallItem, claim_item, passage_item, trim_to_tokens, turn_item
 from donto.recall.rerank import Reranker
 from donto.temporal.scope import TimeScope
@@ -97,15 +97,16 @@ class RecallService:
         # An arm weighed to 0 is not run at all.
         names = [name for name, weight in recipe.weights.items() if weight > 0]
         arms = [ARMS[name] for name in names]
-        vector = self.encoder.encode_query(request.query) if any(arm.uses_vector for arm in arms) else None
+        uses_vector = any(arm.uses_vector for arm in arms)
         question, scope = request.query, request.scope
+        vector = self._query_vector(question, recipe) if uses_vector else None
         found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
         read_as = found.addressed
         if read_as:
             # The question calls someone by the name the chat addressed them by, not the label their
             # turns carry and were embedded with: asked again by the label (addressed.py).
             question = with_labels(question, read_as)
-            vector = self.encoder.encode_query(question) if vector is not None else None
+            vector = self._query_vector(question, recipe) if uses_vector else None
             found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
         # Read our own writes: claims and document passages the embedder has not reached yet are not
         # in the vector indexes (nor claims in the full-text one, :Searchable); they are embedded now,
@@ -205,6 +206,18 @@ class RecallService:
         if request.max_tokens is not None:
             items = trim_to_tokens(items, request.max_tokens)
         return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable, read_as)
+
+    def _query_vector(self, question: str, recipe: Recipe) -> list[float]:
+        """The vector arms' query: the question's encoding, and where it asks after a kind of thing
+        ("What animals…"), that kind's encoding blended in, so that a turn naming one ("a stray cat
+        followed me") comes near though it shares none of the question's other words."""
+        kind = asked_for(question) if recipe.asked_for_weight else None
+        if kind is None:
+            return self.encoder.encode_query(question)
+        whole, wanted = self.encoder.encode_queries([question, kind])
+        blended = [a + recipe.asked_for_weight * b for a, b in zip(whole, wanted)]
+        norm = math.sqrt(sum(x * x for x in blended))
+        return [x / norm for x in blended]
 
     def _claims_compete(
         self,

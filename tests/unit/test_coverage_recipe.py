@@ -4,7 +4,7 @@ asked for by name or weighed in."""
 from __future__ import annotations
 
 from donto.recall.coverage import COVER_ARMS, cover_params
-from donto.recall.recipes import is_aggregate, route
+from donto.recall.recipes import asked_for, is_aggregate, route
 
 GATHERING = [
     "What are Kate's hobbies?",
@@ -48,3 +48,20 @@ def test_a_question_names_people_by_its_longer_words_and_a_wordless_one_leaves_t
     assert names is not None and {"kate", "elise", "cities"} <= set(names["cover_names"])
     assert "both" not in names["cover_names"]
     assert cover_params("session_cover_text", "and or the?", None, 20) is None
+
+
+def test_the_kind_a_question_asks_after_is_the_words_before_its_verb():
+    assert asked_for("What animals are Nicolas and Nebraas discussing?") == "animals"
+    assert asked_for("What kind of films does Joanna enjoy?") == "films"
+    assert asked_for("Which cities has Kate visited?") == "cities"
+    assert asked_for("What movies or tv shows did Emi recommend to Paola?") == "movies or tv shows"
+    # no kind named, or a clause rather than a kind
+    assert asked_for("What is Kate doing?") is None
+    assert asked_for("What did Kate paint?") is None
+    assert asked_for("Where has Emi traveled?") is None
+    assert asked_for("What it was that she said to him on the phone does matter?") is None
+
+
+def test_only_a_gathering_question_blends_its_kind_into_the_vector_query():
+    assert route("What books did Emi read?").asked_for_weight > 0
+    assert route("What book is Jon reading?").asked_for_weight == 0
