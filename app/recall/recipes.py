@@ -87,26 +87,36 @@ _AGGREGATE = re.compile(
 
 
 # What a question asks after, where it names a kind of thing: "What animals are Nicolas and Nebraas
-# discussing?" -> "animals", "Which cities has Kate visited?" -> "cities", "What kind of films does
-# Joanna enjoy?" -> "films". The words between the question word and its first auxiliary verb, four
-# at most (longer is a clause, not a kind).
-_ASKED_FOR = re.compile(
-    r"^\W*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?P<kind>\w[\w' -]*?)\s+"
-    r"(?:are|is|was|were|do|does|did|has|have|had|can|could|would|will|should)\b",
-    re.IGNORECASE,
+# discussing?" -> "animals", "What kind of films does Joanna enjoy?" -> "films", "What are Kate's
+# hobbies?" -> "hobbies", "How many pets does Nate have?" -> "pets". Four words at most (longer is a
+# clause, not a kind); a count of times or of a span of time names none.
+_AUXILIARY = r"(?:are|is|was|were|do|does|did|has|have|had|can|could|would|will|should)"
+_KIND_OF = r"(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
+_ASKED_FOR = (
+    # What animals are…, Which cities has…, What kind of films does…, How many pets does…
+    re.compile(rf"^\W*(?:what|which|how\s+many)\s+{_KIND_OF}(?P<kind>\w[\w -]*?)\s+{_AUXILIARY}\b", re.I),
+    # What are Kate's hobbies?, What are some tips that…, What were the books she…
+    re.compile(
+        rf"^\W*(?i:what|which)\s+(?i:are|were)\s+(?i:(?:some|all|the)\s+)?(?:[\w ]+?'s\s+|(?:his|her|their)\s+)?"
+        rf"{_KIND_OF}(?P<kind>\w[\w -]*?)\s*(?:\?|$|\b(?i:that|which|who|she|he|they)\b|\b[A-Z]\w+)",
+    ),
 )
 _NOT_A_KIND = {"it", "that", "this", "there", "he", "she", "they", "you", "i", "we"}
+_MEASURES = {"times", "seconds", "minutes", "hours", "days", "weeks", "months", "years"}
 
 
 def asked_for(query: str) -> str | None:
     """The kind of thing a question asks after ("animals"), or None."""
-    found = _ASKED_FOR.search(query)
-    if found is None:
-        return None
-    kind = found["kind"]
-    if len(kind.split()) > 4 or kind.lower() in _NOT_A_KIND:
-        return None
-    return kind
+    for pattern in _ASKED_FOR:
+        found = pattern.search(query)
+        if found is None:
+            continue
+        kind = found["kind"].strip()
+        words = kind.lower().split()
+        if len(words) > 4 or kind.lower() in _NOT_A_KIND or _MEASURES.intersection(words):
+            return None
+        return kind
+    return None
 
 
 def is_aggregate(query: str) -> bool:

@@ -55,10 +55,18 @@ def test_the_kind_a_question_asks_after_is_the_words_before_its_verb():
     assert asked_for("What kind of films does Joanna enjoy?") == "films"
     assert asked_for("Which cities has Kate visited?") == "cities"
     assert asked_for("What movies or tv shows did Emi recommend to Paola?") == "movies or tv shows"
+    assert asked_for("How many pets does Nate have?") == "pets"
+    assert asked_for("What are Kate's hobbies?") == "hobbies"
+    assert asked_for("What are the names of Melanie's pets?") == "pets"
+    assert asked_for("What are some tips that Kate gave Elise?") == "tips"
+    assert asked_for("What were the books she read?") == "books"
     # no kind named, or a clause rather than a kind
     assert asked_for("What is Kate doing?") is None
     assert asked_for("What did Kate paint?") is None
     assert asked_for("Where has Emi traveled?") is None
+    assert asked_for("What are they?") is None
+    assert asked_for("How many times has Elise been to Galveston?") is None  # a count of times
+    assert asked_for("How many hours of lessons did Paola have?") is None
     assert asked_for("What it was that she said to him on the phone does matter?") is None
 
 
