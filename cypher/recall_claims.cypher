@@ -2,7 +2,7 @@
 // is, and the words its evidence cites.
 // Parameters: $workspace, $ids (list of claim ids)
 // Returns: one row, rows: a list of {id, subject, predicate, object, context, hypothesis (boolean),
-//          validFrom, validTo, validWhen (words of a time donto could not resolve), sources
+//          validFrom, validTo (ISO-8601 text), validWhen (words of a time donto could not resolve), sources
 //          (independent sources its evidence cites), quotes (list of span texts), turnIds (turns its
 //          evidence cites)}
 UNWIND $ids AS claimId
@@ -14,8 +14,8 @@ RETURN collect({id: c.id,
                 object: c.object,
                 context: c.context,
                 hypothesis: c.hypothesis IS NOT NULL,
-                validFrom: c.validFrom,
-                validTo: c.validTo,
+                validFrom: toString(c.validFrom),
+                validTo: toString(c.validTo),
                 validWhen: c.validWhen,
                 sources: size(COLLECT { MATCH (c)-[:EVIDENCED_BY]->(:Span)-[:IN]->(d)
                                         RETURN DISTINCT coalesce(d.sessionId, d.externalId, d.sha256, d.id) AS source }),

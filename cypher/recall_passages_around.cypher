@@ -8,7 +8,7 @@
 // Returns: one row: neighbours, a list of {id, previousId, nextId} (one per strongest passage), and
 //          passages, a list of {id, documentId, externalId, revision, title, speaker, seq, blockStart
 //          (where its line starts), text, start, end,
-//          occurredAt, datePhrase, dateTag (null unless the passage resolved a time expression)}
+//          occurredAt (ISO-8601 text), datePhrase, dateTag (null unless the passage resolved a time expression)}
 CALL () {
   UNWIND $strongest AS passageId
   MATCH (p:Passage {id: passageId})
@@ -24,7 +24,7 @@ CALL (neighbours) {
   WHERE p.workspace = $workspace
   RETURN collect({id: p.id, documentId: d.id, externalId: d.externalId, revision: d.revision, title: d.title,
                   speaker: p.speaker, seq: p.seq, blockStart: p.blockStart,
-                  text: p.text, start: p.start, end: p.end, occurredAt: d.occurredAt,
+                  text: p.text, start: p.start, end: p.end, occurredAt: toString(d.occurredAt),
                   datePhrase: CASE WHEN p.dateResolved THEN p.datePhrase END,
                   dateTag: CASE WHEN p.dateResolved THEN p.dateTag END}) AS passages
 }

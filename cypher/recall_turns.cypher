@@ -2,7 +2,8 @@
 // its dated passages. Recall reads them with the neighbours in recall_turns_around; this reads the
 // few that one did not hold (those a reranker reorders).
 // Parameters: $workspace, $ids (list of turn ids)
-// Returns: one row, rows: a list of {id, externalId, sessionExternalId, speaker, text, occurredAt,
+// Returns: one row, rows: a list of {id, externalId, sessionExternalId, speaker, text, occurredAt
+//          (ISO-8601 text),
 //          dates (list of {phrase, tag} for passages that resolved a time expression)}
 UNWIND $ids AS turnId
 MATCH (t:Turn {id: turnId})
@@ -12,5 +13,5 @@ RETURN collect({id: t.id,
                 sessionExternalId: t.sessionExternalId,
                 speaker: t.speaker,
                 text: t.text,
-                occurredAt: t.occurredAt,
+                occurredAt: toString(t.occurredAt),
                 dates: [(t)-[:HAS_PASSAGE]->(p:Passage) WHERE p.dateResolved | {phrase: p.datePhrase, tag: p.dateTag}]}) AS rows

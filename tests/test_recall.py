@@ -414,6 +414,21 @@ def test_recall_runs_without_an_arm_whose_index_is_missing_until_the_schema_make
     assert "arms_unavailable" not in recall(api, "What did Melanie paint?")
 
 
+def test_a_question_naming_someone_is_answered_while_the_full_text_index_is_missing(api: Api, remembered, memory):
+    # Whom a question's names address is read from the full-text index too: without it the names are
+    # read as they are written, and the arms that need it are left out, named.
+    memory.graph.write_query("index_drop", name="recall_search")
+    try:
+        response = api.post("/v1/recall", json={"query": "What did Melanie paint?", "include_provenance": True})
+    finally:
+        memory.graph.apply_schema(memory.encoder.name, memory.encoder.dimensions)
+        memory.graph.await_indexes(300)
+    assert response.status_code == 200, response.text
+    bundle = response.json()
+    assert set(bundle["arms_unavailable"]) >= {"fulltext"} and "D2:3" in turn_ids(bundle)
+    assert "arms_unavailable" not in recall(api, "What did Melanie paint?")
+
+
 def claim_vector_params(workspace: str, dimensions: int) -> dict[str, Any]:
     vector = [1.0] + [0.0] * (dimensions - 1)
     return {"workspace": workspace, **TimeScope.now().params(), "vector": vector, "candidates": 20, "limit": 20}

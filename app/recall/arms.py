@@ -16,7 +16,6 @@ from typing import Any
 
 from donto.errors import IndexUnavailable
 from donto.graph.client import GraphClient
-from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, question_names
 from donto.recall.coverage import COVER_ARMS, SPEAKER_COVER, TEXT_COVER, VECTOR_COVER, cover_params
 from donto.recall.lucene import STOPWORDS, lucene_query
 from donto.temporal.phrases import resolve_time_expressions
@@ -156,7 +155,6 @@ class ArmsFound:
     holds: dict[str, bool]  # {"turns": ..., "claims": ..., "documents": ...}
     unavailable: tuple[str, ...] = ()  # arms left out: their index is being built or missing
     linked: dict[str, list[str]] = field(default_factory=dict)  # a key the question names -> keys SAME_AS it
-    addressed: dict[str, str] = field(default_factory=dict)  # a name the question uses -> the speaker it addresses
 
 
 MAX_MENTIONS = 200  # candidate entity keys a question is looked up as
@@ -194,8 +192,6 @@ def run_arms(
     the whole recall."""
     params: dict[str, Any] = {"workspace": workspace, **scope.params()}
     params["mentions"] = mentions(question) if follow_identity else []
-    params["addressed_names"] = question_names(question) if follow_identity else []
-    params["addressed_candidates"] = ADDRESSED_CANDIDATES
     firing = []
     for arm in arms:
         own = arm_params(arm, question, vector, limit, scope)
@@ -207,7 +203,7 @@ def run_arms(
     while True:
         try:
             found = graph.read_lists(
-                ["recall_workspace_holds", "recall_identity", "recall_addressed", *(arm.query for arm in firing)],
+                ["recall_workspace_holds", "recall_identity", *(arm.query for arm in firing)],
                 **params,
             )
             break
@@ -220,7 +216,6 @@ def run_arms(
             firing = [arm for arm in firing if arm not in waiting]
     holds = found.pop("recall_workspace_holds")[0]
     linked = {row["key"]: list(row["linked"]) for row in found.pop("recall_identity")}
-    addressed = addressed_as(found.pop("recall_addressed"))
     for arm in firing:
         if arm.uses_vector and arm.widens and not arm.needs_time:
             # An arm that found nothing says nothing of what the index holds (the time scope may have
@@ -231,7 +226,7 @@ def run_arms(
                 found[arm.query],
                 when_empty=not arm.holds or any(holds[kind] for kind in arm.holds),
             )
-    return ArmsFound([found.get(arm.query, []) for arm in arms], holds, tuple(unavailable), linked, addressed)
+    return ArmsFound([found.get(arm.query, []) for arm in arms], holds, tuple(unavailable), linked)
 
 
 def widened(

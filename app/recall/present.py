@@ -29,7 +29,7 @@ import numpy as np
 
 from donto.recall.fusion import UNITS, Candidate, ranked
 from donto.recall.render import RecallItem, date_label
-from donto.temporal.instants import to_native
+from donto.temporal.instants import read_instant
 
 # Cosine between two statements' embeddings (e5-small-v2, as stored) from which a later statement by
 # the same person is taken to be on the same matter as an earlier one. See docs/explanation/design-notes.md.
@@ -72,7 +72,7 @@ def latest_first(
     vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     alike = vectors @ vectors.T
-    times = [to_native(r["occurredAt"]) if r["occurredAt"] is not None else None for r in rows]
+    times = [read_instant(r["occurredAt"]) for r in rows]
     speakers = [(r["speaker"] or "").strip().lower() for r in rows]
     # next_of[i]: of the later statements on i's matter, the one that best answers the question
     next_of: dict[int, int] = {}

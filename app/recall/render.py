@@ -11,7 +11,7 @@ from typing import Any
 
 from donto.claims.models import standing, statement
 from donto.recall.fusion import Candidate
-from donto.temporal.instants import to_native
+from donto.temporal.instants import read_instant
 
 
 @dataclass
@@ -49,7 +49,7 @@ def date_label(moment: datetime) -> str:
 
 
 def turn_item(c: Candidate, turn: Mapping[str, Any], with_provenance: bool) -> RecallItem:
-    tags = [date_label(to_native(turn["occurredAt"]))] if turn["occurredAt"] else []
+    tags = [date_label(read_instant(turn["occurredAt"]))] if turn["occurredAt"] else []
     tags += [f"{d['phrase']}: {d['tag']}" for d in turn["dates"] if d["phrase"]]
     prefix = f"[{'; '.join(tags)}] " if tags else ""
     provenance = Provenance([turn["externalId"]], turn["sessionExternalId"], list(c.claim_ids))
@@ -69,7 +69,7 @@ def passage_item(c: Candidate, run: Sequence[Mapping[str, Any]], with_provenance
     time expressions resolved to). Its offsets span the run: text[start:end] of that revision."""
     run = sorted(run, key=lambda p: p["start"])
     first = run[0]
-    tags = [date_label(to_native(first["occurredAt"]))] if first["occurredAt"] else []
+    tags = [date_label(read_instant(first["occurredAt"]))] if first["occurredAt"] else []
     tags += list(dict.fromkeys(f"{p['datePhrase']}: {p['dateTag']}" for p in run if p["datePhrase"]))
     prefix = f"[{'; '.join(tags)}] " if tags else ""
     provenance = Provenance(
@@ -90,7 +90,7 @@ def claim_item(c: Candidate, claim: Mapping[str, Any], with_provenance: bool) ->
     its modality in the statement itself ("ann does NOT like fado", "possibly: ann takes_up
     jazz-piano"), a time donto could not resolve as its words ("[time unknown: as a child]"), and a
     second source's agreement as "(2 sources)"."""
-    start = to_native(claim["validFrom"])
+    start = read_instant(claim["validFrom"])
     quotes = "".join(f' "{q}"' for q in claim["quotes"])
     if claim.get("validWhen"):
         prefix = f"[time unknown: {claim['validWhen']}] "

@@ -14,15 +14,16 @@ import math
 import re
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from donto.embedding.encoder import Encoder
-from donto.errors import InvalidInput
+from donto.errors import IndexUnavailable, InvalidInput
 from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
 from donto.recall import fusion, present
-from donto.recall.addressed import with_labels
+from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, question_names, with_labels
 from donto.recall.arms import ARM_NAMES, ARMS, run_arms
 from donto.recall.fusion import Candidate
 from donto.recall.recipes import Recipe, asked_for, route
@@ -32,6 +33,9 @@ from donto.temporal.scope import TimeScope
 from donto.walk.service import POTENTIALLY_STALE, UNVERIFIED, ClaimStatus, WalkService
 
 DRAIN_BEFORE_RECALL = 2048  # claims a recall embeds itself before searching
+# Threads that read whom a question's names address while the question is encoded: one a recall in
+# flight (a recall past this many waits for one; the API runs 40 requests' work at once).
+BESIDE_ENCODING = 8
 # The arms that find claims or document passages only once the embedder has been by.
 EMBEDDED_ARMS = ("claim_vector", "fulltext", "passage_vector", "passage_context_vector", "time_window")
 
@@ -81,6 +85,10 @@ class RecallService:
         self.claim_embeddings = claim_embeddings
         self.arm_weights = check_arm_weights(arm_weights or {})
         self.reranker = reranker
+        self._beside = ThreadPoolExecutor(BESIDE_ENCODING, thread_name_prefix="donto-recall-names")
+
+    def close(self) -> None:
+        self._beside.shutdown(wait=False, cancel_futures=True)
 
     def recall(self, workspace: str, request: RecallRequest) -> RecallResult:
         started = time.perf_counter()
@@ -99,15 +107,19 @@ class RecallService:
         arms = [ARMS[name] for name in names]
         uses_vector = any(arm.uses_vector for arm in arms)
         question, scope = request.query, request.scope
+        # Whom the question's names address is read while the question is encoded: one waits on the
+        # model's threads, the other on Neo4j's socket.
+        addressed: Future[dict[str, str]] | None = None
+        if question_names(question):
+            addressed = self._beside.submit(self._addressed, workspace, question, scope)
         vector = self._query_vector(question, recipe) if uses_vector else None
-        found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
-        read_as = found.addressed
+        read_as = addressed.result() if addressed is not None else {}
         if read_as:
             # The question calls someone by the name the chat addressed them by, not the label their
-            # turns carry and were embedded with: asked again by the label (addressed.py).
+            # turns carry and were embedded with: it is asked by the label (addressed.py).
             question = with_labels(question, read_as)
             vector = self._query_vector(question, recipe) if uses_vector else None
-            found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
+        found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
         # Read our own writes: claims and document passages the embedder has not reached yet are not
         # in the vector indexes (nor claims in the full-text one, :Searchable); they are embedded now,
         # and the arms that find them asked again.
@@ -207,6 +219,21 @@ class RecallService:
             items = trim_to_tokens(items, request.max_tokens)
         return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable, read_as)
 
+    def _addressed(self, workspace: str, question: str, scope: TimeScope) -> dict[str, str]:
+        """{name: the speaker it addresses} for the question's names the chat calls a speaker by
+        (addressed.py); none while the full-text index it reads is being built."""
+        try:
+            rows = self.graph.read_list(
+                "recall_addressed",
+                workspace=workspace,
+                addressed_names=question_names(question),
+                addressed_candidates=ADDRESSED_CANDIDATES,
+                **scope.params(),
+            )
+        except IndexUnavailable:
+            return {}
+        return addressed_as(rows)
+
     def _query_vector(self, question: str, recipe: Recipe) -> list[float]:
         """The vector arms' query: the question's encoding, and where it asks after a kind of thing
         ("What animals…"), that kind's encoding blended in, so that a turn naming one ("a stray cat
@@ -259,8 +286,8 @@ class RecallService:
         """Document passages' details by id (recall_passages_around, asked for no neighbours)."""
         if not ids:
             return {}
-        around = self.graph.read_query("recall_passages_around", workspace=workspace, strongest=[], ids=list(ids))
-        return {p["id"]: p for p in around[0]["passages"]}
+        around = self.graph.read_row("recall_passages_around", workspace=workspace, strongest=[], ids=list(ids))
+        return {p["id"]: p for p in around["passages"]}
 
     def _around(
         self, workspace: str, strongest: Sequence[Candidate], best: Sequence[Candidate], scope: TimeScope
@@ -272,14 +299,14 @@ class RecallService:
         passages: dict[str, dict[str, Any]] = {}
         strong, ids = [c.id for c in strongest if c.kind == "turn"], [c.id for c in best if c.kind == "turn"]
         if strong or ids:
-            around = self.graph.read_query(
+            around = self.graph.read_row(
                 "recall_turns_around", workspace=workspace, strongest=strong, ids=ids, **scope.params()
-            )[0]
+            )
             neighbours.update({n["id"]: n for n in around["neighbours"]})
             turns = {t["id"]: t for t in around["turns"]}
         strong, ids = [c.id for c in strongest if c.kind == "passage"], [c.id for c in best if c.kind == "passage"]
         if strong or ids:  # a document passage's neighbours are in its revision, so in the hit's time scope
-            around = self.graph.read_query("recall_passages_around", workspace=workspace, strongest=strong, ids=ids)[0]
+            around = self.graph.read_row("recall_passages_around", workspace=workspace, strongest=strong, ids=ids)
             neighbours.update({n["id"]: n for n in around["neighbours"]})
             passages = {p["id"]: p for p in around["passages"]}
         return neighbours, turns, passages

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from donto.recall.fusion import Candidate
 from donto.recall.present import about_now, claims_compete, latest_first
 
 
 def unit(id: str, speaker: str, source: str, month: int, embedding: list[float]) -> dict:
-    at = datetime(2024, month, 1, tzinfo=UTC)
     return {
         "id": id,
         "externalId": id,
         "speaker": speaker,
         "source": source,
-        "occurredAt": at,
+        "occurredAt": f"2024-{month:02}-01T00:00:00Z",  # as Cypher's toString() writes it
         "text": id,
         "embedding": embedding,
     }

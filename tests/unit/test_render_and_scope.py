@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from donto.recall.fusion import Candidate
 from donto.recall.render import Provenance, RecallItem, claim_item, estimate_tokens, trim_to_tokens, turn_item
+from donto.temporal.instants import read_instant
 from donto.temporal.scope import TimeScope
 
 TURN = {
@@ -13,7 +14,7 @@ TURN = {
     "sessionExternalId": "s1",
     "speaker": "Caroline",
     "text": "I went yesterday.",
-    "occurredAt": datetime(2023, 5, 8, 13, 56, tzinfo=UTC),
+    "occurredAt": "2023-05-08T13:56:00Z",  # recall's reads return date-times as Cypher's toString() text
     "dates": [{"phrase": "yesterday", "tag": "7 May 2023"}, {"phrase": None, "tag": "8 May 2023"}],
 }
 
@@ -30,13 +31,22 @@ def test_a_turn_reads_as_what_its_speaker_said_with_its_dates():
     assert turn_item(candidate("turn", "t1"), TURN, with_provenance=False).provenance is None
 
 
+def test_date_times_read_as_cypher_writes_them_come_back_in_utc():
+    # toString() of a date-time: with an offset, with a named zone, without seconds, with nanoseconds
+    assert read_instant("2023-05-08T13:56:00Z") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert read_instant("2023-05-08T15:56+02:00[Europe/Berlin]") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert read_instant("2023-05-08T13:56Z[UTC]") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert read_instant("2023-05-08T13:56:00.123456789Z") == datetime(2023, 5, 8, 13, 56, 0, 123456, tzinfo=UTC)
+    assert read_instant(None) is None
+
+
 def test_a_claim_without_a_turn_reads_as_a_dated_statement_with_its_quotes():
     claim = {
         "subject": "caroline",
         "predicate": "visited",
         "object": "lisbon",
         "quotes": ["we saw Lisbon"],
-        "validFrom": datetime(2023, 9, 2, tzinfo=UTC),
+        "validFrom": "2023-09-02T00:00Z",
     }
     item = claim_item(candidate("claim", "c9"), claim, with_provenance=True)
     assert item.text == '[2 September 2023] caroline visited lisbon "we saw Lisbon"'
