@@ -6,7 +6,7 @@ called ("What are Kate's hobbies?"). The speakers' step and the coverage by pers
 A name said in address, in a session of two people, names the other one. Recall reads the turns that
 hold each capitalised name of the question (cypher/recall_addressed.cypher), keeps those that say it
 in address, and where one person is so addressed in at least MIN_ADDRESSED turns, and in three of
-every four of the turns that address someone by that name, the question is asked again with that
+every four of the turns that address someone by that name, the question is asked with that
 person's label in the name's place (with_labels; the service says so in the bundle's
 `names_read_as`). No model, no list of names: the address itself (a greeting before the name, or
 the name closing a sentence after a comma) is the evidence."""
