@@ -110,8 +110,8 @@ class RecallService:
         # Whom the question's names address is read while the question is encoded: one waits on the
         # model's threads, the other on Neo4j's socket.
         addressed: Future[dict[str, str]] | None = None
-        if question_names(question):
-            addressed = self._beside.submit(self._addressed, workspace, question, scope)
+        if named := question_names(question):
+            addressed = self._beside.submit(self._addressed, workspace, named, scope)
         vector = self._query_vector(question, recipe) if uses_vector else None
         read_as = addressed.result() if addressed is not None else {}
         if read_as:
@@ -219,14 +219,14 @@ class RecallService:
             items = trim_to_tokens(items, request.max_tokens)
         return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable, read_as)
 
-    def _addressed(self, workspace: str, question: str, scope: TimeScope) -> dict[str, str]:
-        """{name: the speaker it addresses} for the question's names the chat calls a speaker by
-        (addressed.py); none while the full-text index it reads is being built."""
+    def _addressed(self, workspace: str, names: list[str], scope: TimeScope) -> dict[str, str]:
+        """{name: the speaker it addresses} for the question's `names` that the chat calls a speaker
+        by (addressed.py); none while the full-text index it reads is being built."""
         try:
             rows = self.graph.read_list(
                 "recall_addressed",
                 workspace=workspace,
-                addressed_names=question_names(question),
+                addressed_names=names,
                 addressed_candidates=ADDRESSED_CANDIDATES,
                 **scope.params(),
             )
