@@ -234,7 +234,6 @@ class Memory:
     def close(self) -> None:
         self._closing.set()
         self.workers.stop()
-        self.recall.close()
         self.keys.close()  # writes the key use counted since the last flush
         self.graph.close()
 

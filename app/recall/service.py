@@ -85,10 +85,9 @@ class RecallService:
         self.claim_embeddings = claim_embeddings
         self.arm_weights = check_arm_weights(arm_weights or {})
         self.reranker = reranker
+        # Not shut down with the Memory: a recall still running then fails on the closed driver, as
+        # every other read does. Idle threads end with the executor (or at exit).
         self._beside = ThreadPoolExecutor(BESIDE_ENCODING, thread_name_prefix="donto-recall-names")
-
-    def close(self) -> None:
-        self._beside.shutdown(wait=False, cancel_futures=True)
 
     def recall(self, workspace: str, request: RecallRequest) -> RecallResult:
         started = time.perf_counter()
