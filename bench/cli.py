@@ -94,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     episodes = kinds.add_parser("episodes", help="episode ingest turns/s beside the model's raw encode of the turns")
     episodes.add_argument("--data", required=True, help="a LoCoMo JSON file (a list of conversations)")
     episodes.add_argument("--conversations", type=int, default=None, help="only the first N")
+    episodes.add_argument(
+        "--one-turn-requests", type=int, default=0, metavar="N",
+        help="a request per turn, N conversations at once (0: a request per session, one at a time)",
+    )  # fmt: skip
     episodes.add_argument("--json", default="bench-episodes.json")
 
     tenants = kinds.add_parser("tenants", help="a quiet tenant's recall latency alone and beside a noisy one")

@@ -7,6 +7,9 @@ plain batches of donto's batch size and donto's length-bounded ones: what ingest
 turn were encoded once and nothing else were done. Beside it, the tokens ingest encodes against
 the turns' own (each turn, its exchange with the turn before, its sentence passages; a text that
 comes twice in a request once): ingest cannot beat the floor by more than their quotient.
+
+`--one-turn-requests N` posts as an agent that hears one turn at a time does: a request per turn, N
+conversations at once (each its own client and workspace), against the raw encode of all their turns.
 """
 
 from __future__ import annotations
@@ -14,12 +17,17 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import threading
 import time
 import uuid
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from bench.common import bench_settings, served_api, timed
+import httpx
+
+from bench.common import bench_settings, percentile, served_api, timed
 from bench.locomo import sample_turns
 from donto.embedding.encoder import Encoder
 from donto.embedding.turns import turn_texts
@@ -43,33 +51,71 @@ def token_counter(encoder: Encoder) -> Callable[[list[str]], int] | None:
     return lambda texts: sum(len(e.ids) for e in tokenizer.encode_batch([prompt + t for t in texts]))
 
 
-def encoded_texts(turns: list[dict]) -> list[str]:
-    """The distinct texts one request of these turns (a new session) encodes."""
+def encoded_texts(turns: list[dict], before: dict | None = None) -> list[str]:
+    """The distinct texts one request of these turns encodes (`before`: the turn the session held last)."""
     rows = [{**t, "passages": [{"text": p.text} for p in split_passages(t["text"])]} for t in turns]
-    return list(dict.fromkeys(turn_texts(rows, [None, *rows[:-1]])))
+    return list(dict.fromkeys(turn_texts(rows, [before, *rows[:-1]])))
+
+
+def request_texts(sessions: list[tuple[str, datetime, list[dict]]], turn_by_turn: bool) -> list[list[str]]:
+    """The distinct texts of each request: a session's, or (turn by turn) each turn's."""
+    if not turn_by_turn:
+        return [encoded_texts(turns) for _, _, turns in sessions]
+    return [encoded_texts([t], turns[i - 1] if i else None) for _, _, turns in sessions for i, t in enumerate(turns)]
+
+
+def session_body(key: str, when: datetime, turns: list[dict]) -> dict:
+    return {
+        "session": {"external_id": key, "started_at": when.isoformat()},
+        "turns": [{**t, "occurred_at": t["occurred_at"].isoformat()} for t in turns],
+    }
+
+
+def post_turn_by_turn(http: httpx.Client, workspace: str, sample: dict, latencies: list[float]) -> None:
+    """A conversation as an agent posts it when it hears one turn at a time: a request per turn."""
+    with httpx.Client(base_url=http.base_url, headers=http.headers, timeout=600) as client:
+        for key, when, turns in sample_turns(sample):
+            for turn in turns:
+                started = time.perf_counter()
+                body = session_body(key, when, [turn])
+                client.post("/v1/episodes", json=body, headers={"X-Donto-Workspace": workspace}).raise_for_status()
+                latencies.append(time.perf_counter() - started)
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
     data = json.loads(Path(args.data).read_text())[: args.conversations]
     run_id = uuid.uuid4().hex[:6]
+    clients = args.one_turn_requests
     rows = []
     with bench_settings(settings, args.throwaway) as s, served_api(s) as http:
         encoder = Memory(s).encoder
         encoder.encode(["warm the model up"])
         print(f"model {encoder.name}, batch size {encoder.batch_size}")
         tokens = token_counter(encoder)
+        if clients:
+            print(f"a request per turn, {clients} conversations at once")
         print("conversation   turns   ingest turns/s   raw encode turns/s   ratio   tokens encoded / turns' tokens")
-        for sample in data:
-            headers = {"X-Donto-Workspace": f"episodes-{sample['sample_id']}-{run_id}"}
-            sessions = sample_turns(sample)
-            started = time.perf_counter()
-            for key, when, turns in sessions:
-                body = {
-                    "session": {"external_id": key, "started_at": when.isoformat()},
-                    "turns": [{**t, "occurred_at": t["occurred_at"].isoformat()} for t in turns],
-                }
-                http.post("/v1/episodes", json=body, headers=headers).raise_for_status()
+        groups = [data[i : i + clients] for i in range(0, len(data), clients)] if clients else [[d] for d in data]
+        for group in groups:
+            started, latencies = time.perf_counter(), list[float]()
+            if clients:
+                posting = [
+                    threading.Thread(
+                        target=post_turn_by_turn,
+                        args=(http, f"episodes-{sample['sample_id']}-{run_id}", sample, latencies),
+                    )
+                    for sample in group
+                ]
+                for thread in posting:
+                    thread.start()
+                for thread in posting:
+                    thread.join()
+            else:
+                headers = {"X-Donto-Workspace": f"episodes-{group[0]['sample_id']}-{run_id}"}
+                for key, when, turns in sample_turns(group[0]):
+                    http.post("/v1/episodes", json=session_body(key, when, turns), headers=headers).raise_for_status()
             ingest_s = time.perf_counter() - started
+            sessions = [session for sample in group for session in sample_turns(sample)]
             spoken = [f"{t['speaker']}: {t['text']}" for _, _, turns in sessions for t in turns]
             # The floor is the faster of the model's plain encode at donto's batch size and donto's
             # own length-bounded batching, each encoding every turn once and nothing else.
@@ -83,21 +129,24 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 )
             )
             raw_s = min(plain_s, timed(lambda: encoder.encode(spoken)))
-            row = {
-                "conversation": sample["sample_id"],
+            row: dict[str, Any] = {
+                "conversation": "+".join(sample["sample_id"] for sample in group),
                 "turns": len(spoken),
                 "ingest_turns_per_s": len(spoken) / ingest_s,
                 "raw_encode_turns_per_s": len(spoken) / raw_s,
             }
             row["ratio"] = row["ingest_turns_per_s"] / row["raw_encode_turns_per_s"]
+            if latencies:
+                row["request_p50_ms"] = percentile(latencies, 50) * 1000
             if tokens is not None:
-                encoded = sum(tokens(encoded_texts(turns)) for _, _, turns in sessions)
+                encoded = sum(tokens(texts) for texts in request_texts(sessions, bool(clients)))
                 row["tokens_encoded_per_turn_token"] = encoded / tokens(spoken)
             rows.append(row)
             print(
                 f"{row['conversation']:<12} {row['turns']:>7}   {row['ingest_turns_per_s']:>14.1f}   "
                 f"{row['raw_encode_turns_per_s']:>18.1f}   {row['ratio']:>5.2f}   "
-                f"{row.get('tokens_encoded_per_turn_token', float('nan')):>30.2f}",
+                f"{row.get('tokens_encoded_per_turn_token', float('nan')):>30.2f}"
+                + (f"   request p50 {row['request_p50_ms']:.0f} ms" if latencies else ""),
                 flush=True,
             )
     summary = {
