@@ -17,10 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import threading
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -99,17 +99,14 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         for group in groups:
             started, latencies = time.perf_counter(), list[float]()
             if clients:
-                posting = [
-                    threading.Thread(
-                        target=post_turn_by_turn,
-                        args=(http, f"episodes-{sample['sample_id']}-{run_id}", sample, latencies),
-                    )
-                    for sample in group
-                ]
-                for thread in posting:
-                    thread.start()
-                for thread in posting:
-                    thread.join()
+                with ThreadPoolExecutor(len(group)) as pool:  # a client's failure is raised here, not lost
+                    workspaces = [f"episodes-{sample['sample_id']}-{run_id}" for sample in group]
+                    posting = [
+                        pool.submit(post_turn_by_turn, http, workspace, sample, latencies)
+                        for workspace, sample in zip(workspaces, group)
+                    ]
+                    for done in posting:
+                        done.result()
             else:
                 headers = {"X-Donto-Workspace": f"episodes-{group[0]['sample_id']}-{run_id}"}
                 for key, when, turns in sample_turns(group[0]):
