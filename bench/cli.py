@@ -15,13 +15,6 @@ def at_least_one(text: str) -> int:
     return value
 
 
-def at_least_zero(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="donto's benchmarks: figures beside a floor.")
     kinds = parser.add_subparsers(dest="bench", required=True)
@@ -102,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     episodes.add_argument("--data", required=True, help="a LoCoMo JSON file (a list of conversations)")
     episodes.add_argument("--conversations", type=int, default=None, help="only the first N")
     episodes.add_argument(
-        "--one-turn-requests", type=at_least_zero, default=0, metavar="N",
-        help="a request per turn, N conversations at once (0: a request per session, one at a time)",
+        "--one-turn-requests", type=at_least_one, default=None, metavar="N",
+        help="a request per turn, N conversations at once (without it: a request per session, one at a time)",
     )  # fmt: skip
     episodes.add_argument("--json", default="bench-episodes.json")
 
