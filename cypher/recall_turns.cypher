@@ -2,8 +2,8 @@
 // its dated passages. Recall reads them with the neighbours in recall_turns_around; this reads the
 // few that one did not hold (those a reranker reorders).
 // Parameters: $workspace, $ids (list of turn ids)
-// Returns: one row, rows: a list of {id, externalId, sessionExternalId, speaker, text, occurredAt
-//          (ISO-8601 text),
+// Returns: one row, rows: a list of {id, externalId, sessionExternalId, seq (its place in the
+//          session), speaker, text, occurredAt (ISO-8601 text),
 //          dates (list of {phrase, tag} for passages that resolved a time expression)}
 UNWIND $ids AS turnId
 MATCH (t:Turn {id: turnId})
@@ -11,6 +11,7 @@ WHERE t.workspace = $workspace
 RETURN collect({id: t.id,
                 externalId: t.externalId,
                 sessionExternalId: t.sessionExternalId,
+                seq: t.seq,
                 speaker: t.speaker,
                 text: t.text,
                 occurredAt: toString(t.occurredAt),

@@ -94,3 +94,32 @@ def test_a_question_after_a_kind_of_thing_finds_turns_that_name_one_without_the_
     # the cat, the orca and the parrot; asked by the question alone, the orca and the parrot stay
     # below the talk about talking
     assert {"s0-2", "s1-2", "s2-0"} <= set(found)
+
+
+# Kate's week of pottery, told at length: the hobby in every third message, chatter between.
+POTTERY_WEEK = [
+    turn
+    for said in (
+        "My favourite hobby is pottery, I throw bowls on the wheel every weekend.",
+        "Glazing is my favourite part of the pottery hobby, I spend hours on it.",
+        "My pottery hobby keeps me sane, the wheel is so calming.",
+        "I signed up for a second pottery class, it is my favourite hobby by far.",
+        "Pottery is the hobby I would pick over anything, I made six mugs on Sunday.",
+        "My next pottery project is a big vase, this hobby never gets old.",
+    )
+    for turn in (("Kate", said), ("Elise", "Haha nice."), ("Elise", "Anyway, what's for dinner?"))
+]
+
+
+def test_a_gathering_questions_first_items_come_from_different_sessions(api: Api):
+    api.episode("pottery", "2024-01-02T10:00:00Z", POTTERY_WEEK)
+    for i, said in enumerate(CHATTER):
+        api.episode(f"chatter-{i}", f"2024-01-0{3 + i}T10:00:00Z", said)
+    api.episode("climbing", "2024-01-08T10:00:00Z", CLIMBING)
+    api.episode("chess", "2024-01-09T10:00:00Z", CHESS)
+    found = recall(api, "What are Kate's hobbies?", k=10)
+    # Fused alone, the pottery session's hobby turns held the first six places and climbing the
+    # seventh; the first items now name each session that speaks of a hobby, the best turn first.
+    assert found[0] == "pottery-0"
+    assert {t.split("-")[0] for t in found[:3]} == {"pottery", "climbing", "chess"}
+    assert sum(t.startswith("pottery-") for t in found) >= 6  # the session's other hobby turns stay in the bundle

@@ -127,6 +127,35 @@ def weigh_groups(ranking: list[Candidate], places: Places, recipe: Recipe) -> li
     return ranked(ranking)
 
 
+def spread_over_groups(
+    ranking: list[Candidate], spots: Mapping[str, tuple[str, int]], recipe: Recipe
+) -> list[Candidate]:
+    """A gathering question's first `spread_top` candidates come from as many sessions (documents)
+    as the best `2 * spread_top` hold: a unit joins the head when none of its group is there yet, or
+    when it lies within `spread_near` places of a unit that is (an answer beside its question); the
+    others follow in their order. Only the head's order changes: the same candidates fill the best
+    `2 * spread_top`. `spots`: unit id -> (its group, its place in it); a claim, or a unit whose spot
+    is unknown, is a group of its own."""
+    top = recipe.spread_top
+    window = ranking[: 2 * top]
+    head: list[Candidate] = []
+    rest: list[Candidate] = []
+    taken: dict[str, list[int]] = {}
+    for c in window:
+        spot = spots.get(c.id) if c.kind in UNITS else None
+        if len(head) < top and (
+            spot is None
+            or spot[0] not in taken
+            or any(abs(spot[1] - seq) <= recipe.spread_near for seq in taken[spot[0]])
+        ):
+            head.append(c)
+            if spot is not None:
+                taken.setdefault(spot[0], []).append(spot[1])
+        else:
+            rest.append(c)
+    return head + rest + ranking[2 * top :]
+
+
 def add_neighbours(ranking: list[Candidate], places: Places, recipe: Recipe, candidates: Candidates) -> list[Candidate]:
     """The units just before and after the strongest hits join (an answer's question, a fact's
     follow-up, the next sentence of a document) at a share of their hit's score; a unit already

@@ -43,6 +43,11 @@ class Recipe:
     # The share of the vector arms' query that is the kind of thing a gathering question asks after
     # (asked_for, below; route keeps it for a question that gathers and sets it to 0 for others).
     asked_for_weight: float = 0.5
+    # A gathering question's first items come from different sessions (fusion.spread_over_groups):
+    # how many (route sets 0 for other questions), and how near a unit of a session already there
+    # must lie to join them (an answer two messages after its question).
+    spread_top: int = 5
+    spread_near: int = 2
 
     def weighed(self, factors: dict[str, float]) -> Recipe:
         """Each named arm's weight multiplied (DONTO_RECALL_ARM_WEIGHTS; 0 turns an arm off)."""
@@ -60,6 +65,7 @@ class Recipe:
             neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0,
             session_share=self.session_share if SESSIONS in arms else 0.0,
             speaker_boost=self.speaker_boost if SPEAKERS in arms else 1.0,
+            spread_top=self.spread_top if SESSIONS in arms else 0,
         )
 
 
@@ -148,4 +154,5 @@ def route(query: str, base: Recipe = DEFAULT) -> Recipe:
         weights=weights,
         dated_boost=dated_boost,
         asked_for_weight=base.asked_for_weight if gathers else 0.0,
+        spread_top=base.spread_top if gathers else 0,
     )

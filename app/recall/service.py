@@ -24,7 +24,7 @@ from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
 from donto.recall import fusion, present
 from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, question_names, with_labels
-from donto.recall.arms import ARM_NAMES, ARMS, run_arms
+from donto.recall.arms import ARM_NAMES, ARMS, run_arms, time_window
 from donto.recall.fusion import Candidate
 from donto.recall.recipes import Recipe, asked_for, route
 from donto.recall.render import RecallItem, claim_item, passage_item, trim_to_tokens, turn_item
@@ -173,6 +173,11 @@ class RecallService:
             turns.update(self._by_id(workspace, "recall_turns", top))
             ranking = self.reranker.rerank(request.query, ranking, turns)
 
+        # A gathering question's first items from different sessions, unless it names a time: one
+        # time is one occasion, told in one session.
+        if recipe.spread_top and time_window(request.query, scope.known_at) is None:
+            ranking = self._spread(workspace, ranking, recipe, turns, passages)
+
         # What is true now: claims placed by how near they are, and on a question about the present,
         # each matter's latest statement first (present.py).
         if any(c.kind == "claim" for c in ranking[: 2 * request.k]):
@@ -280,6 +285,27 @@ class RecallService:
         unplaced = [c.id for c in pool if c.id not in places and c.kind == "turn"]
         places.update(self._by_id(workspace, "recall_turn_places", unplaced))
         return places
+
+    def _spread(
+        self,
+        workspace: str,
+        ranking: list[Candidate],
+        recipe: Recipe,
+        turns: dict[str, dict[str, Any]],
+        passages: dict[str, dict[str, Any]],
+    ) -> list[Candidate]:
+        """fusion.spread_over_groups, with the details of the units it weighs (read here for those
+        past the best k, which the last read left out), kept in `turns` and `passages`."""
+        window = ranking[: 2 * recipe.spread_top]
+        turns.update(
+            self._by_id(workspace, "recall_turns", [c.id for c in window if c.kind == "turn" and c.id not in turns])
+        )
+        passages.update(
+            self._passages(workspace, [c.id for c in window if c.kind == "passage" and c.id not in passages])
+        )
+        spots = {i: (f"session:{t['sessionExternalId']}", t["seq"]) for i, t in turns.items()}
+        spots.update({i: (f"document:{p['documentId']}", p["seq"]) for i, p in passages.items()})
+        return fusion.spread_over_groups(ranking, spots, recipe)
 
     def _passages(self, workspace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Document passages' details by id (recall_passages_around, asked for no neighbours)."""

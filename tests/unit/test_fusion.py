@@ -12,6 +12,7 @@ from donto.recall.fusion import (
     credit_groups,
     fuse,
     ranked,
+    spread_over_groups,
     weigh_groups,
 )
 from donto.recall.recipes import DEFAULT, Recipe, route
@@ -145,3 +146,31 @@ def test_a_lines_adjacent_passages_come_back_as_one_item_and_free_their_slots():
     # a3 joins a2 (the next passage of its line); a5 is not next to the run, so it is an item of its own
     assert [[c.id for c in item] for item in items] == [["a2", "a3"], ["t1"], ["a5"]]
     assert [[c.id for c in item] for item in chosen_items(ranking, 5, runs)][3:] == [["b1"], ["t2"]]
+
+
+SPOTS = {"a0": ("s:a", 0), "a5": ("s:a", 5), "a6": ("s:a", 6), "a9": ("s:a", 9), "b3": ("s:b", 3), "c1": ("s:c", 1)}
+
+
+def test_a_gathering_questions_first_places_go_to_sessions_not_yet_there():
+    ranking = [Candidate("turn", i) for i in ("a0", "a5", "a9", "b3", "a6", "c1", "x")]
+    order = spread_over_groups(ranking, SPOTS, Recipe(spread_top=3, spread_near=2))
+    # a5 and a9 wait below b3 and c1; the best keeps its place, and past the window nothing moves
+    assert [c.id for c in order] == ["a0", "b3", "c1", "a5", "a9", "a6", "x"]
+
+
+def test_a_unit_beside_one_of_its_session_at_the_head_stays_with_it():
+    ranking = [Candidate("turn", i) for i in ("a5", "a6", "a9", "b3", "c1")]
+    order = spread_over_groups(ranking, SPOTS, Recipe(spread_top=3, spread_near=2))
+    assert [c.id for c in order][:3] == ["a5", "a6", "b3"]  # a6 answers a5; a9 is three places on
+
+
+def test_claims_and_units_of_unknown_place_are_never_held_back():
+    ranking = [Candidate("turn", "a0"), Candidate("claim", "k1"), Candidate("turn", "a9"), Candidate("turn", "q")]
+    order = spread_over_groups(ranking, SPOTS, Recipe(spread_top=2, spread_near=2))
+    assert [c.id for c in order] == ["a0", "k1", "a9", "q"]
+
+
+def test_only_a_gathering_question_spreads_and_naming_the_steps_without_sessions_turns_it_off():
+    assert route("What are Kate's hobbies?").spread_top == DEFAULT.spread_top > 0
+    assert route("What does Kate do on weekends?").spread_top == 0
+    assert route("What are Kate's hobbies?").only(["turn_vector"]).spread_top == 0
