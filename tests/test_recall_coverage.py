@@ -123,3 +123,5 @@ def test_a_gathering_questions_first_items_come_from_different_sessions(api: Api
     assert found[0] == "pottery-0"
     assert {t.split("-")[0] for t in found[:3]} == {"pottery", "climbing", "chess"}
     assert sum(t.startswith("pottery-") for t in found) >= 6  # the session's other hobby turns stay in the bundle
+    # A bundle of three is the same three: the step reads the details of the turns past it that it weighs.
+    assert recall(api, "What are Kate's hobbies?", k=3) == found[:3]

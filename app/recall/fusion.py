@@ -128,29 +128,31 @@ def weigh_groups(ranking: list[Candidate], places: Places, recipe: Recipe) -> li
 
 
 def spread_over_groups(
-    ranking: list[Candidate], spots: Mapping[str, tuple[str, int]], recipe: Recipe
+    ranking: list[Candidate], spots: Mapping[str, tuple[str, int | None]], recipe: Recipe
 ) -> list[Candidate]:
     """A gathering question's first `spread_top` candidates come from as many sessions (documents)
     as the best `2 * spread_top` hold: a unit joins the head when none of its group is there yet, or
     when it lies within `spread_near` places of a unit that is (an answer beside its question); the
     others follow in their order. Only the head's order changes: the same candidates fill the best
-    `2 * spread_top`. `spots`: unit id -> (its group, its place in it); a claim, or a unit whose spot
-    is unknown, is a group of its own."""
+    `2 * spread_top`. `spots`: unit id -> (its group, its place in it, None where unknown: near
+    nothing); a claim, or a unit whose spot is unknown, is a group of its own."""
     top = recipe.spread_top
     window = ranking[: 2 * top]
     head: list[Candidate] = []
     rest: list[Candidate] = []
-    taken: dict[str, list[int]] = {}
+    taken: dict[str, list[int]] = {}  # group -> the places its units at the head hold
     for c in window:
         spot = spots.get(c.id) if c.kind in UNITS else None
         if len(head) < top and (
             spot is None
             or spot[0] not in taken
-            or any(abs(spot[1] - seq) <= recipe.spread_near for seq in taken[spot[0]])
+            or (spot[1] is not None and any(abs(spot[1] - seq) <= recipe.spread_near for seq in taken[spot[0]]))
         ):
             head.append(c)
             if spot is not None:
-                taken.setdefault(spot[0], []).append(spot[1])
+                taken.setdefault(spot[0], [])
+                if spot[1] is not None:
+                    taken[spot[0]].append(spot[1])
         else:
             rest.append(c)
     return head + rest + ranking[2 * top :]

@@ -174,3 +174,9 @@ def test_only_a_gathering_question_spreads_and_naming_the_steps_without_sessions
     assert route("What are Kate's hobbies?").spread_top == DEFAULT.spread_top > 0
     assert route("What does Kate do on weekends?").spread_top == 0
     assert route("What are Kate's hobbies?").only(["turn_vector"]).spread_top == 0
+
+
+def test_a_unit_whose_place_in_its_session_is_unknown_is_near_nothing():
+    spots = {"a0": ("s:a", 0), "a1": ("s:a", None), "b3": ("s:b", 3)}
+    ranking = [Candidate("turn", i) for i in ("a0", "a1", "b3")]
+    assert [c.id for c in spread_over_groups(ranking, spots, Recipe(spread_top=2, spread_near=2))] == ["a0", "b3", "a1"]
