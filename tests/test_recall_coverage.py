@@ -125,3 +125,35 @@ def test_a_gathering_questions_first_items_come_from_different_sessions(api: Api
     assert sum(t.startswith("pottery-") for t in found) >= 6  # the session's other hobby turns stay in the bundle
     # A bundle of three is the same three: the step reads the details of the turns past it that it weighs.
     assert recall(api, "What are Kate's hobbies?", k=3) == found[:3]
+
+
+# A session that dwells on Kate's sister's work, and another that says where the sister lives once.
+SISTER_WORK = [
+    turn
+    for said in (
+        "My sister got promoted at the hospital, she is a nurse there.",
+        "My sister works night shifts at the hospital most weeks.",
+        "My sister says the hospital is short of nurses again.",
+        "My sister wants to train as a midwife at the hospital next year.",
+        "My sister's hospital is giving her a new ward to run.",
+        "My sister loves her team at the hospital, they are like family.",
+    )
+    for turn in (("Kate", said), ("Elise", "Haha nice."), ("Elise", "Anyway, what's for dinner?"))
+]
+SISTER_HOME = [
+    ("Elise", "Any news from your family?"),
+    ("Kate", "My sister lives in Lisbon now, she found a flat by the river."),
+    ("Elise", "Lucky her!"),
+]
+
+
+def test_a_fact_said_once_reaches_the_first_items_past_a_session_that_dwells_on_the_person(api: Api):
+    api.episode("work", "2024-01-02T10:00:00Z", SISTER_WORK)
+    for i, said in enumerate(CHATTER):
+        api.episode(f"chatter-{i}", f"2024-01-0{3 + i}T10:00:00Z", said)
+    api.episode("home", "2024-01-08T10:00:00Z", SISTER_HOME)
+    found = recall(api, "Where does Kate's sister live?", k=5)
+    # Fused alone, the work session's six turns about the sister came first and the Lisbon turn
+    # seventh; one turn a session (and those beside it) first puts it in a bundle of five.
+    assert "home-1" in found
+    assert found[0].startswith("work-")

@@ -130,7 +130,7 @@ def weigh_groups(ranking: list[Candidate], places: Places, recipe: Recipe) -> li
 def spread_over_groups(
     ranking: list[Candidate], spots: Mapping[str, tuple[str, int | None]], recipe: Recipe
 ) -> list[Candidate]:
-    """A gathering question's first `spread_top` candidates come from as many sessions (documents)
+    """The first `spread_top` candidates come from as many sessions (documents)
     as the best `2 * spread_top` hold: a unit joins the head when none of its group is there yet, or
     when it lies within `spread_near` places of a unit that is (an answer beside its question); the
     others follow in their order. Only the head's order changes: the same candidates fill the best

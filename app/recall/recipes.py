@@ -43,9 +43,9 @@ class Recipe:
     # The share of the vector arms' query that is the kind of thing a gathering question asks after
     # (asked_for, below; route keeps it for a question that gathers and sets it to 0 for others).
     asked_for_weight: float = 0.5
-    # A gathering question's first items come from different sessions (fusion.spread_over_groups):
-    # how many (route sets 0 for other questions), and how near a unit of a session already there
-    # must lie to join them (an answer two messages after its question).
+    # The first items come from different sessions (fusion.spread_over_groups): how many (route sets
+    # 0 for a question after one occasion), and how near a unit of a session already there must lie
+    # to join them (an answer two messages after its question).
     spread_top: int = 5
     spread_near: int = 2
 
@@ -154,5 +154,6 @@ def route(query: str, base: Recipe = DEFAULT) -> Recipe:
         weights=weights,
         dated_boost=dated_boost,
         asked_for_weight=base.asked_for_weight if gathers else 0.0,
-        spread_top=base.spread_top if gathers else 0,
+        # "When did…" asks after one occasion, told in one session; "How many times has…" gathers.
+        spread_top=base.spread_top if gathers or not is_temporal(query) else 0,
     )

@@ -173,8 +173,8 @@ class RecallService:
             turns.update(self._by_id(workspace, "recall_turns", top))
             ranking = self.reranker.rerank(request.query, ranking, turns)
 
-        # A gathering question's first items from different sessions, unless it names a time: one
-        # time is one occasion, told in one session.
+        # The first items from different sessions, unless the question names a time: one time is one
+        # occasion, told in one session (route leaves out "when" questions the same way).
         if recipe.spread_top and time_window(request.query, scope.known_at) is None:
             ranking = self._spread(workspace, ranking, recipe, turns, passages)
 

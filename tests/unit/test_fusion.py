@@ -170,9 +170,11 @@ def test_claims_and_units_of_unknown_place_are_never_held_back():
     assert [c.id for c in order] == ["a0", "k1", "a9", "q"]
 
 
-def test_only_a_gathering_question_spreads_and_naming_the_steps_without_sessions_turns_it_off():
-    assert route("What are Kate's hobbies?").spread_top == DEFAULT.spread_top > 0
-    assert route("What does Kate do on weekends?").spread_top == 0
+def test_a_question_after_one_occasion_is_not_spread_unless_it_gathers_and_naming_steps_without_sessions_is_not():
+    assert route("What does Kate do on weekends?").spread_top == DEFAULT.spread_top > 0
+    assert route("What are Kate's hobbies?").spread_top == DEFAULT.spread_top
+    assert route("When did Kate start pottery?").spread_top == 0
+    assert route("How many times has Kate been to Lisbon since she moved?").spread_top == DEFAULT.spread_top
     assert route("What are Kate's hobbies?").only(["turn_vector"]).spread_top == 0
 
 
