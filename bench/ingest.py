@@ -7,9 +7,8 @@ embed what is left, and where the writes' CPU went (this process, which serves t
 rest of the machine, a local Neo4j's): per 1,000 claims, beside what the cores had; and this process's
 resident memory after the start and after the load (the batches are made as they are posted, so
 what it holds is the API's). A batch refused with a 503 is posted again after its Retry-After, as
-donto's client does, and counted. With --in-flight N, N clients, each a process of its own (as N
-agents would be: threads of this process would hold the API's interpreter lock for their own JSON
-work), post the batches at once and the floors are written after them all. Then, measured
+donto's client does, and counted. With --in-flight N, N clients post the batches at once and the
+floors are written after them all. Then, measured
 interleaved in the same run, p50/p99 of
 - the as-of listing through REST (GET /v1/claims?subject=&predicate=&valid_at=&known_at=),
 - the same as-of Cypher query through the driver (no HTTP),
@@ -20,18 +19,13 @@ and the ratio of the as-of query to the bare lookup.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
-import resource
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-import httpx
 
 from bench.common import CpuMeter, bench_settings, served_api, summary_ms, timed
 from donto.graph.client import GraphClient
@@ -57,60 +51,6 @@ def synthetic_claim(rng: random.Random, subjects: int) -> dict:
     else:
         claim["object"] = {"literal": {"value": rng.randrange(10**6), "datatype": "xsd:integer"}}
     return claim
-
-
-def claim_batch(seed: int, n: int, size: int, total: int, subjects: int) -> list[dict]:
-    """The n-th batch of a load of `total` claims, made again whenever it is needed: a load held whole
-    in the process that serves the API would count against its resident memory, which is measured."""
-    made = random.Random(seed * 1_000_003 + n)
-    return [synthetic_claim(made, subjects) for _ in range(min(size, total - n * size))]
-
-
-@dataclass(frozen=True)
-class Posted:
-    took_s: float
-    ids: list[str]
-    recorded_at: str
-    refused: list[str]  # the codes of the 503s it was posted again after
-
-
-def post_batch(client: httpx.Client, claims: list[dict]) -> Posted:
-    """One batch through POST /v1/claims; a 503 is waited out and posted again, as donto's client does."""
-    started = time.perf_counter()
-    response = client.post("/v1/claims", json={"claims": claims})
-    refused: list[str] = []
-    while response.status_code == 503 and len(refused) < 20:
-        refused.append(response.json()["error"]["code"])
-        time.sleep(float(response.headers.get("Retry-After", "1")))
-        response = client.post("/v1/claims", json={"claims": claims})
-    response.raise_for_status()
-    took = time.perf_counter() - started
-    body = response.json()
-    return Posted(took, [c["id"] for c in body["claims"]], body["recorded_at"], refused)
-
-
-_CLIENT: httpx.Client | None = None  # a client process's connection (--in-flight)
-
-
-def _start_client(base_url: str, headers: dict[str, str]) -> None:
-    global _CLIENT
-    _CLIENT = httpx.Client(base_url=base_url, headers=headers, timeout=600)
-
-
-def _client_ready(wait_s: float) -> int:
-    time.sleep(wait_s)  # held, so that each of the pool's processes takes one and all of them start
-    return os.getpid()
-
-
-def _post_from_client(job: tuple[int, int, int, int, int]) -> Posted:
-    assert _CLIENT is not None
-    return post_batch(_CLIENT, claim_batch(*job))
-
-
-def children_cpu_s() -> float:
-    """CPU seconds of this process's ended children (the client processes, once their pool is shut)."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
 
 
 def _floor_row(claim: dict) -> dict:
@@ -142,22 +82,18 @@ def resident_mb(field: str = "VmRSS") -> int:
     return int(line.split()[1]) // 1024
 
 
-def cpu_line(meters: list[CpuMeter], claims: int, elapsed: float, clients_s: float | None = None) -> str:
-    """Where the writes' CPU went, per 1,000 claims: which side bounds the throughput on this machine.
-    `clients_s`: the client processes' CPU seconds (--in-flight), else the client is this process."""
+def cpu_line(meters: list[CpuMeter], claims: int, elapsed: float) -> str:
+    """Where the writes' CPU went, per 1,000 claims: which side bounds the throughput on this machine."""
     per = 1000 / claims * 1000  # seconds per claim-total → ms per 1,000 claims
     process = sum(m.process_s for m in meters) * per
-    who = "the API and its workers" if clients_s is not None else "client, API, its workers"
-    clients = f", the client processes {clients_s * per:.0f} ms (their start included)" if clients_s is not None else ""
     machine = [m.machine_s for m in meters]
     if any(m is None for m in machine):
-        return f"CPU per 1,000 claims: this process ({who}) {process:.0f} ms{clients}"
+        return f"CPU per 1,000 claims: this process (client, API, its workers) {process:.0f} ms"
     busy = sum(m for m in machine if m is not None) * per
-    rest = busy - process - (clients_s * per if clients_s is not None else 0.0)
     cores = os.cpu_count() or 1
     return (
-        f"CPU per 1,000 claims: this process ({who}) {process:.0f} ms{clients}, the rest of the machine "
-        f"(a local Neo4j) {rest:.0f} ms; {busy:.0f} ms busy of the {elapsed * per * cores:.0f} ms "
+        f"CPU per 1,000 claims: this process (client, API, its workers) {process:.0f} ms, the rest of the machine "
+        f"(a local Neo4j) {busy - process:.0f} ms; {busy:.0f} ms busy of the {elapsed * per * cores:.0f} ms "
         f"its {cores} cores had"
     )
 
@@ -180,50 +116,54 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         started_mb = resident_mb()
 
         def batch(n: int) -> list[dict]:
-            return claim_batch(args.seed, n, args.batch, args.claims, subjects)
+            """The n-th batch, made again whenever it is needed: a load held whole in this process
+            would count against the API's resident memory, which is measured here."""
+            made = random.Random(args.seed * 1_000_003 + n)
+            return [synthetic_claim(made, subjects) for _ in range(min(args.batch, args.claims - n * args.batch))]
 
         count = -(-args.claims // args.batch)
+        ids: list[str] = []
+        recorded: list[str] = []
+        refused: list[str] = []  # the codes of 503s a batch was retried after
+
+        def post(n: int) -> float:
+            claims = batch(n)
+            started = time.perf_counter()
+            response = http.post("/v1/claims", json={"claims": claims})
+            while response.status_code == 503 and len(refused) < 20:  # as donto's client does: wait, retry
+                refused.append(response.json()["error"]["code"])
+                time.sleep(float(response.headers.get("Retry-After", "1")))
+                response = http.post("/v1/claims", json={"claims": claims})
+            response.raise_for_status()
+            took = time.perf_counter() - started
+            body = response.json()
+            ids.extend(c["id"] for c in body["claims"])
+            recorded.append(body["recorded_at"])
+            return took
 
         def floor(n: int) -> float:  # the same batch as bare nodes through the driver
             rows = [_floor_row(c) for c in batch(n)]
             return timed(lambda: graph.write_query("bench_ingest_floor", rows=rows))
 
-        posted: list[Posted] = []
+        posts: list[float] = []
         floors: list[float] = []
         meters: list[CpuMeter] = []  # CPU spent while the batches were posted, not while the floor was written
-        clients_cpu: float | None = None
         if args.in_flight == 1:
             for n in range(count):
                 with CpuMeter() as meter:
-                    posted.append(post_batch(http, batch(n)))
+                    posts.append(post(n))
                 meters.append(meter)
                 floors.append(floor(n))  # right after each post: both see the same store and machine
-            elapsed = sum(p.took_s for p in posted)
+            elapsed = sum(posts)
         else:
             # Writers of one workspace queue on its clock from their first statement to their commit, so
             # what overlaps is each request's work outside its write transaction, in the API and in Neo4j.
-            before = children_cpu_s()
-            pool = ProcessPoolExecutor(
-                args.in_flight,
-                mp_context=multiprocessing.get_context("spawn"),  # a fork would copy the API's threads
-                initializer=_start_client,
-                initargs=(str(http.base_url), dict(http.headers)),
-            )
-            with pool:
-                started_clients = set(pool.map(_client_ready, [1.0] * args.in_flight))
-                jobs = [(args.seed, n, args.batch, args.claims, subjects) for n in range(count)]
-                with CpuMeter() as meter:
-                    started = time.perf_counter()
-                    posted = list(pool.map(_post_from_client, jobs))
-                    elapsed = time.perf_counter() - started
+            with CpuMeter() as meter, ThreadPoolExecutor(args.in_flight) as pool:
+                started = time.perf_counter()
+                posts = list(pool.map(post, range(count)))
+                elapsed = time.perf_counter() - started
             meters.append(meter)
-            clients_cpu = children_cpu_s() - before
-            print(f"clients: {len(started_clients)} processes, {clients_cpu:.1f} CPU-s in all (their start included)")
             floors = [floor(n) for n in range(count)]
-        posts = [p.took_s for p in posted]
-        ids = [i for p in posted for i in p.ids]
-        recorded = [p.recorded_at for p in posted]
-        refused = [code for p in posted for code in p.refused]
         backlog = pending_embeddings(graph)  # the API's embedder gives way to the writes, then catches up
         backlog_started, backlog_cpu = time.perf_counter(), process_cpu_s()
         while graph.write_query("bench_ingest_floor_clear", limit=10_000)[0]["deleted"]:
@@ -242,7 +182,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             f"ingest is {floor_rate / per_batch:.2f}x the floor's time"
             + (f" per batch, {floor_rate / (args.claims / elapsed):.2f}x overall" if args.in_flight > 1 else "")
         )
-        print(cpu_line(meters, args.claims, elapsed, clients_cpu))
+        print(cpu_line(meters, args.claims, elapsed))
         while s.api.run_workers and pending_embeddings(graph):  # (DONTO_RUN_WORKERS=false: nobody embeds)
             time.sleep(0.2)
         caught_up = time.perf_counter() - backlog_started

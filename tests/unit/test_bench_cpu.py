@@ -8,7 +8,7 @@ import pytest
 
 from bench.cli import at_least_one
 from bench.common import CpuMeter
-from bench.ingest import claim_batch, cpu_line, resident_mb
+from bench.ingest import cpu_line, resident_mb
 
 
 def test_the_meter_counts_this_process_s_work_inside_the_machine_s():
@@ -25,21 +25,6 @@ def test_the_cpu_line_gives_each_side_per_thousand_claims_beside_what_the_cores_
     assert "this process (client, API, its workers) 100 ms" in line
     assert "the rest of the machine (a local Neo4j) 200 ms" in line
     assert "300 ms busy" in line
-
-
-def test_client_processes_cpu_is_named_apart_from_the_api_and_neo4j():
-    meter = CpuMeter()
-    meter.process_s, meter.machine_s = 0.5, 1.5
-    line = cpu_line([meter], claims=5000, elapsed=1.0, clients_s=0.25)
-    assert "this process (the API and its workers) 100 ms" in line
-    assert "the client processes 50 ms" in line
-    assert "the rest of the machine (a local Neo4j) 150 ms" in line
-
-
-def test_a_batch_is_the_same_whenever_it_is_made_and_the_last_one_is_short():
-    assert claim_batch(7, 3, 100, 350, 10) == claim_batch(7, 3, 100, 350, 10)
-    assert len(claim_batch(7, 3, 100, 350, 10)) == 50
-    assert claim_batch(7, 2, 100, 350, 10) != claim_batch(7, 3, 100, 350, 10)
 
 
 @pytest.mark.parametrize("text", ["0", "-2"])
