@@ -40,12 +40,17 @@ CHATTER = [
 ]
 
 
-def test_an_aggregate_question_finds_each_of_the_three_sessions_that_answer_it(api: Api):
-    api.episode("pottery", "2024-01-02T10:00:00Z", POTTERY)
+def kates_pastimes(api: Api, pottery: list[tuple[str, str]]) -> None:
+    """Pottery on 2 January, four days of chatter, then climbing and chess, each said of once."""
+    api.episode("pottery", "2024-01-02T10:00:00Z", pottery)
     for i, said in enumerate(CHATTER):
         api.episode(f"chatter-{i}", f"2024-01-0{3 + i}T10:00:00Z", said)
     api.episode("climbing", "2024-01-08T10:00:00Z", CLIMBING)
     api.episode("chess", "2024-01-09T10:00:00Z", CHESS)
+
+
+def test_an_aggregate_question_finds_each_of_the_three_sessions_that_answer_it(api: Api):
+    kates_pastimes(api, POTTERY)
     answers = {"pottery-0", "climbing-1", "chess-1"}
     found = recall(api, "What are Kate's hobbies?", k=5, arms=list(ARM_NAMES))  # every arm, coverage's too
     assert answers <= set(found)
@@ -112,11 +117,7 @@ POTTERY_WEEK = [
 
 
 def test_a_gathering_questions_first_items_come_from_different_sessions(api: Api):
-    api.episode("pottery", "2024-01-02T10:00:00Z", POTTERY_WEEK)
-    for i, said in enumerate(CHATTER):
-        api.episode(f"chatter-{i}", f"2024-01-0{3 + i}T10:00:00Z", said)
-    api.episode("climbing", "2024-01-08T10:00:00Z", CLIMBING)
-    api.episode("chess", "2024-01-09T10:00:00Z", CHESS)
+    kates_pastimes(api, POTTERY_WEEK)
     found = recall(api, "What are Kate's hobbies?", k=10)
     # Fused alone, the pottery session's hobby turns held the first six places and climbing the
     # seventh; the first items now name each session that speaks of a hobby, the best turn first.
