@@ -1,6 +1,7 @@
 // What recall hands back for the turns it chose: text, speaker, when it was said, its session and
 // its dated passages. Recall reads them with the neighbours in recall_turns_around; this reads the
-// few that one did not hold (those a reranker reorders).
+// few that one did not hold (those a reranker reorders, and those past the best k that spreading
+// the first items over sessions weighs).
 // Parameters: $workspace, $ids (list of turn ids)
 // Returns: one row, rows: a list of {id, externalId, sessionExternalId, seq (its place in the
 //          session), speaker, text, occurredAt (ISO-8601 text),
