@@ -8,9 +8,9 @@
 // Parameters: $workspace, $strongest (turn ids whose neighbours are asked), $ids (turn ids whose
 //             details are asked), $valid_at, $known_at (datetimes)
 // Returns: one row: neighbours, a list of {id, previousId, nextId} (one per strongest turn), and
-//          turns, a list of {id, externalId, sessionExternalId, seq (its place in the session), speaker,
-//          text, occurredAt (ISO-8601 text), dates (list of {phrase, tag} for passages that resolved a time expression)}, for
-//          $ids and the neighbours
+//          turns, a list of {id, externalId, sessionExternalId, seq (its place in the session),
+//          speaker, text, occurredAt (ISO-8601 text), dates (list of {phrase, tag} for passages that
+//          resolved a time expression)}, for $ids and the neighbours
 CALL () {
   UNWIND $strongest AS turnId
   MATCH (t:Turn {id: turnId})

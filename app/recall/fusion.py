@@ -130,8 +130,8 @@ def weigh_groups(ranking: list[Candidate], places: Places, recipe: Recipe) -> li
 def spread_over_groups(
     ranking: list[Candidate], spots: Mapping[str, tuple[str, int | None]], recipe: Recipe
 ) -> list[Candidate]:
-    """The first `spread_top` candidates come from as many sessions (documents)
-    as the best `2 * spread_top` hold: a unit joins the head when none of its group is there yet, or
+    """The first `spread_top` candidates come from as many sessions (documents) as the best
+    `2 * spread_top` hold: a unit joins the head when none of its group is there yet, or
     when it lies within `spread_near` places of a unit that is (an answer beside its question); the
     others follow in their order. Only the head's order changes: the same candidates fill the best
     `2 * spread_top`. `spots`: unit id -> (its group, its place in it, None where unknown: near
@@ -150,9 +150,9 @@ def spread_over_groups(
         ):
             head.append(c)
             if spot is not None:
-                taken.setdefault(spot[0], [])
+                places = taken.setdefault(spot[0], [])
                 if spot[1] is not None:
-                    taken[spot[0]].append(spot[1])
+                    places.append(spot[1])
         else:
             rest.append(c)
     return head + rest + ranking[2 * top :]
