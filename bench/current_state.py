@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from bench.common import bench_settings
 from donto.episodes.service import NewTurn
 from donto.memory import Memory
-from donto.recall import present
+from donto.recall import present, recipes
 from donto.recall.service import RecallRequest
 from donto.settings import Settings
 from donto.temporal.scope import TimeScope
@@ -118,7 +118,7 @@ def right(found: list[str], earlier: str, later: str) -> bool:
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
     workspace = f"current-{uuid.uuid4().hex[:6]}"
-    now = present.about_now
+    now = recipes.about_now
     with bench_settings(settings, args.throwaway) as s, Memory(s).open() as memory:
         for session, started, said in SESSIONS:
             at = datetime.fromisoformat(started).astimezone(UTC)
@@ -126,7 +126,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             memory.episodes.write(workspace, session, at, turns)
         runs: list[tuple[str, tuple[str, ...] | None, float]] = [
             ("donto", None, present.SAME_MATTER),
-            ("without latest-first", None, present.SAME_MATTER),
+            ("without the present step", None, present.SAME_MATTER),
             ("turn-vector", ("turn_vector",), present.SAME_MATTER),
         ] + [(f"same matter at {t:.2f}", None, t) for t in args.same_matter]
         scores: dict[str, list[bool]] = {name: [] for name, _, _ in runs}
@@ -135,8 +135,9 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             for name, arms, same_matter in runs:
                 present.SAME_MATTER = same_matter
                 request = RecallRequest(question, TimeScope.now(), k=args.k, arms=arms, include_provenance=True)
-                # the same recall with the present step left out: what it is worth, in the same run
-                present.about_now = (lambda q: False) if name == "without latest-first" else now  # type: ignore[assignment]
+                # the same recall with the present step left out (the latest word first, and the full-text
+                # arms off): what it is worth, in the same run
+                recipes.about_now = (lambda q: False) if name == "without the present step" else now  # type: ignore[assignment]
                 started_at = time.perf_counter()
                 items = memory.recall.recall(workspace, request).items
                 if name == "donto":
@@ -149,9 +150,9 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                         f"{mark} {question}  later {later} at {rank(found, later)}, earlier {earlier} at "
                         f"{rank(found, earlier)}"
                     )
-    present.about_now, present.SAME_MATTER = now, runs[0][2]
+    recipes.about_now, present.SAME_MATTER = now, runs[0][2]
     for name, marks in scores.items():
-        print(f"{name:21} later statement first, in the top 3: {sum(marks)} of {len(marks)}")
+        print(f"{name:24} later statement first, in the top 3: {sum(marks)} of {len(marks)}")
     print(f"recall k={args.k} p50 {statistics.median(took):.1f} ms [{memory.encoder.name}]")
     return 0
 

@@ -51,6 +51,28 @@ def test_a_question_about_now_puts_the_later_statement_first_and_the_earlier_say
     assert "replaced_by" not in items[turns.index("august-0")]
 
 
+def test_a_chain_of_later_statements_reads_newest_first_each_above_the_one_it_replaced(api: Api):
+    maria_moves(api)
+    api.episode("november", "2024-11-23T18:00:00Z", [("Maria", "I bought a cargo bike for the Amsterdam streets.")])
+    items = recall(api, "Where does Maria live now?", k=10, include_provenance=True)
+    turns = [i["provenance"]["turn_ids"][0] for i in items]
+    # the move is a link between the first home and the bike: above the home, below the bike
+    assert turns.index("november-0") < turns.index("august-0") < turns.index("march-0"), turns
+    assert turns[:2] == ["november-0", "august-0"], [i["text"] for i in items]
+    for earlier in ("march-0", "august-0"):
+        item = items[turns.index(earlier)]
+        assert item["replaced_by"] == "november-0"
+        assert item["text"].endswith(
+            "(a later statement: [23 November 2024] I bought a cargo bike for the Amsterdam streets.)"
+        )
+
+
+def test_a_question_about_now_still_runs_a_full_text_arm_it_names(api: Api):
+    maria_moves(api)
+    items = recall(api, "Where does Maria live now?", k=5, arms=["fulltext"])
+    assert items and {i["source"] for i in items} == {"fulltext"}
+
+
 def test_a_question_not_about_now_leaves_earlier_statements_unmarked(api: Api):
     maria_moves(api)
     items = recall(api, "Where did Maria live in March?", k=10)

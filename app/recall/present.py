@@ -4,10 +4,11 @@
   latest statement on the matter, not the one that matched best. Two turns (or document passages)
   are on the same matter when the same person said them (or both came from documents without a
   speaker), in different sessions or documents, and their embeddings are at least SAME_MATTER alike;
-  the later one replaced the earlier. Among what the bundle would hold, the latest statement of each
-  such matter takes the place of the best one it replaced, and each replaced item says what replaced
-  it (`replaced_by`, and a note in its text), so an agent reading top-down reads the newest first
-  and still sees the older one, marked.
+  the later one replaced the earlier. Among what the bundle would hold, a replaced statement is
+  followed down its chain (the later statement on its matter that best answers the question, then
+  the one that replaced that, ...), each link placed just above the one it replaced, and each
+  replaced item says what replaced it last (`replaced_by`, and a note in its text): an agent
+  reading top-down reads the newest word first, then the older ones, marked.
 - **Claims compete.** A claim with no turn behind it is one arm's hit among units that several arms
   found, so it sank below chatter that only shares its words. A current claim now ranks just above
   the best unit it is nearer the question than (each by its own vector arm's cosine, one model, one
@@ -20,7 +21,6 @@ No LLM, no tuning to questions: one constant, SAME_MATTER, measured in the desig
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,17 +36,8 @@ from donto.temporal.instants import read_instant
 SAME_MATTER = 0.85
 NOTE_CHARS = 90  # how much of the later statement an earlier item quotes
 
-_NOW = re.compile(
-    r"\b(now|nowadays|currently|current|these days|still|at the moment|at present|presently|any ?more|lately)\b",
-    re.IGNORECASE,
-)
 # The vector arms, each of which scores a unit by its cosine to the question on one scale.
 _VECTOR_ARMS = ("turn_vector", "passage_vector", "exchange_vector", "passage_context_vector")
-
-
-def about_now(question: str) -> bool:
-    """A question about the present: it says now, currently, these days, still, at the moment..."""
-    return bool(_NOW.search(question))
 
 
 @dataclass(frozen=True)
@@ -62,9 +53,10 @@ class Later:
 def latest_first(
     ranking: list[Candidate], units: Mapping[str, Mapping[str, Any]], top: int
 ) -> tuple[list[Candidate], dict[str, Later]]:
-    """The best `top` units with their rows (`units`: recall_present_units by id): each matter's
-    latest statement placed just above the best statement it replaced; and, for each replaced unit,
-    the latest statement that replaced it."""
+    """The best `top` units with their rows (`units`: recall_present_units by id), each statement a
+    later one on its matter replaced followed down its chain of replacements, every link placed just
+    above the one it replaced (the latest word first); and, for each replaced unit, the latest
+    statement that replaced it."""
     considered = [c for c in ranking if c.kind in UNITS and c.id in units and units[c.id]["embedding"]][:top]
     if len(considered) < 2:
         return ranking, {}
@@ -90,20 +82,20 @@ def latest_first(
         best = next_of.get(i)
         if best is None or considered[j].score > considered[best].score:  # the most to the point of them
             next_of[i] = j
-    latest: dict[int, int] = {}
-    for i in next_of:
-        j, seen = next_of[i], {i}
-        while j in next_of and j not in seen:  # follow the chain to the latest word
-            seen.add(j)
-            j = next_of[j]
-        latest[i] = j
     replaced: dict[str, Later] = {}
-    for i, j in latest.items():
-        earlier, newest = considered[i], considered[j]
-        if newest.score <= earlier.score:
-            newest.score = math.nextafter(earlier.score, math.inf)
+    for i in next_of:
+        # Down the chain to the latest word, each link placed just above the one it replaced, so an
+        # agent reading top-down reads the chain newest first, every step of it above the earliest.
+        below, j = considered[i], i
+        while j in next_of:  # times rise down the chain: it ends
+            j = next_of[j]
+            link = considered[j]
+            if link.score <= below.score:
+                link.score = math.nextafter(below.score, math.inf)
+            below = link
         row, when = rows[j], times[j]
-        replaced[earlier.id] = Later(newest.id, row["externalId"], date_label(when) if when else "", row["text"])
+        said = date_label(when) if when else ""
+        replaced[considered[i].id] = Later(considered[j].id, row["externalId"], said, row["text"])
     return ranked(ranking), replaced
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
-from donto.recall.arms import NEIGHBOURS, SESSIONS, SPEAKERS
+from donto.recall.arms import ARMS, NEIGHBOURS, SESSIONS, SPEAKERS
 from donto.recall.coverage import COVER_ARMS
+from donto.temporal.phrases import resolve_time_expressions
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,9 @@ class Recipe:
     # to join them (an answer two messages after its question).
     spread_top: int = 5
     spread_near: int = 2
+    # A question about now: each matter's latest statement first (present.latest_first), and the
+    # full-text arms off (route, below).
+    latest_first: bool = False
 
     def weighed(self, factors: dict[str, float]) -> Recipe:
         """Each named arm's weight multiplied (DONTO_RECALL_ARM_WEIGHTS; 0 turns an arm off)."""
@@ -60,8 +65,9 @@ class Recipe:
     def only(self, arms: list[str]) -> Recipe:
         return replace(
             self,
-            # A coverage arm, off by default, is on when named.
-            weights={k: v or (1.0 if k in COVER_ARMS else 0.0) for k, v in self.weights.items() if k in arms},
+            # A named arm runs: one the recipe has off (a coverage arm by default, a full-text arm for a
+            # question about now) at weight 1.
+            weights={k: v or 1.0 for k, v in self.weights.items() if k in arms},
             neighbours_of=self.neighbours_of if NEIGHBOURS in arms else 0,
             session_share=self.session_share if SESSIONS in arms else 0.0,
             speaker_boost=self.speaker_boost if SPEAKERS in arms else 1.0,
@@ -125,6 +131,23 @@ def asked_for(query: str) -> str | None:
     return None
 
 
+_NOW = re.compile(
+    r"\b(now|nowadays|currently|current|these days|still|at the moment|at present|presently|any ?more|lately)\b",
+    re.IGNORECASE,
+)
+# The arms that rank by the question's words.
+_FULL_TEXT_ARMS = tuple(name for name, arm in ARMS.items() if not arm.uses_vector)
+
+
+def about_now(query: str) -> bool:
+    """A question about the present: it says now, currently, these days, still, at the moment... and
+    names no time that is not today ("What was John currently doing in August 2023?" is about August)."""
+    if not _NOW.search(query):
+        return False
+    today = datetime.now(UTC).date()
+    return all(m.date_from <= today <= m.date_to for m in resolve_time_expressions(query, datetime.now(UTC)))
+
+
 def is_aggregate(query: str) -> bool:
     return bool(_AGGREGATE.search(query))
 
@@ -149,6 +172,9 @@ def route(query: str, base: Recipe = DEFAULT) -> Recipe:
     gathers = is_aggregate(query)
     if gathers:  # every session that speaks of the matter, not only the one that dwells on it
         weights.update({arm: 1.0 for arm in COVER_ARMS if arm in weights})
+    now = about_now(query)
+    if now:  # the latest word names the change ("I moved to Amsterdam"), the earlier the matter's words
+        weights.update({arm: 0.0 for arm in _FULL_TEXT_ARMS if arm in weights})
     return replace(
         base,
         weights=weights,
@@ -156,4 +182,5 @@ def route(query: str, base: Recipe = DEFAULT) -> Recipe:
         asked_for_weight=base.asked_for_weight if gathers else 0.0,
         # "When did…" asks after one occasion, told in one session; "How many times has…" gathers.
         spread_top=base.spread_top if gathers or not is_temporal(query) else 0,
+        latest_first=now,
     )

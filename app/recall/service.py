@@ -183,7 +183,7 @@ class RecallService:
         if any(c.kind == "claim" for c in ranking[: 2 * request.k]):
             ranking = self._claims_compete(workspace, ranking, names, found.rows, scope, 2 * request.k)
         later: dict[str, present.Later] = {}
-        if present.about_now(request.query):
+        if recipe.latest_first:
             top = [c.id for c in ranking if c.kind in fusion.UNITS][: request.k]
             ranking, later = present.latest_first(
                 ranking, self._by_id(workspace, "recall_present_units", top), request.k

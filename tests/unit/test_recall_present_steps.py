@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from donto.recall.fusion import Candidate
-from donto.recall.present import about_now, claims_compete, latest_first
+from donto.recall.present import claims_compete, latest_first
+from donto.recall.recipes import about_now, route
 
 
 def unit(id: str, speaker: str, source: str, month: int, embedding: list[float]) -> dict:
@@ -21,6 +22,17 @@ def unit(id: str, speaker: str, source: str, month: int, embedding: list[float])
 def test_questions_about_now_are_told_by_their_words():
     assert about_now("Where does Maria live now?") and about_now("Does Sam still play the cello?")
     assert not about_now("Where did Maria live in March?")
+    # a time named that is not today: the question is about then
+    assert not about_now("What was John currently doing as a volunteer in August 2023?")
+    assert about_now("Is Sam still in Cardiff today?")
+
+
+def test_a_question_about_now_is_asked_without_the_full_text_arms_unless_it_names_one():
+    now, then = route("Where does Maria live now?"), route("Where did Maria live in March?")
+    assert now.latest_first and not then.latest_first
+    off = [arm for arm, weight in now.weights.items() if weight == 0 and then.weights[arm] > 0]
+    assert sorted(off) == ["document_fulltext", "fulltext", "session_fulltext"]
+    assert now.only(["fulltext", "turn_vector"]).weights == {"turn_vector": 1.0, "fulltext": 1.0}
 
 
 def test_the_later_statement_on_the_same_matter_takes_the_earlier_ones_place_and_is_named():
@@ -33,6 +45,26 @@ def test_the_later_statement_on_the_same_matter_takes_the_earlier_ones_place_and
     ranked, replaced = latest_first(ranking, units, top=3)
     assert [c.id for c in ranked] == ["moved", "berlin", "chatter"]
     assert list(replaced) == ["berlin"] and replaced["berlin"].external_id == "moved"
+
+
+def test_a_chain_of_replacements_reads_newest_first_each_link_above_the_one_it_replaced():
+    ranking = [
+        Candidate("turn", "berlin", 3.0),
+        Candidate("turn", "other", 2.5),
+        Candidate("turn", "moved", 2.0),
+        Candidate("turn", "bike", 1.0),
+    ]
+    units = {
+        "berlin": unit("berlin", "Maria", "march", 3, [1.0, 0.1, 0.0]),
+        "other": unit("other", "Ben", "may", 5, [0.0, 0.0, 1.0]),
+        "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
+        "bike": unit("bike", "Maria", "november", 11, [1.0, 0.15, 0.0]),
+    }
+    ranked, replaced = latest_first(ranking, units, top=4)
+    # berlin's most to-the-point successor is the move, the move's the bike: the move is lifted just
+    # above berlin, the bike just above the move
+    assert [c.id for c in ranked] == ["bike", "moved", "berlin", "other"]
+    assert {k: v.external_id for k, v in replaced.items()} == {"berlin": "bike", "moved": "bike"}
 
 
 def test_statements_on_different_matters_are_left_in_place():
