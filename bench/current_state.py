@@ -137,7 +137,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 request = RecallRequest(question, TimeScope.now(), k=args.k, arms=arms, include_provenance=True)
                 # the same recall with the present step left out (the latest word first, and the full-text
                 # arms off): what it is worth, in the same run
-                recipes.about_now = (lambda q: False) if name == "without the present step" else now  # type: ignore[assignment]
+                recipes.about_now = (lambda q, now=None: False) if name == "without the present step" else now  # type: ignore[assignment]
                 started_at = time.perf_counter()
                 items = memory.recall.recall(workspace, request).items
                 if name == "donto":

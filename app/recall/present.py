@@ -6,7 +6,7 @@
   speaker), in different sessions or documents, and their embeddings are at least SAME_MATTER alike;
   the later one replaced the earlier. Among what the bundle would hold, a replaced statement is
   followed down its chain (the later statement on its matter that best answers the question, then
-  the one that replaced that, ...), each link placed just above the one it replaced, and each
+  the one that replaced that, ...), each link moved above the one it replaced, and each
   replaced item says what replaced it last (`replaced_by`, and a note in its text): an agent
   reading top-down reads the newest word first, then the older ones, marked.
 - **Claims compete.** A claim with no turn behind it is one arm's hit among units that several arms
@@ -53,10 +53,10 @@ class Later:
 def latest_first(
     ranking: list[Candidate], units: Mapping[str, Mapping[str, Any]], top: int
 ) -> tuple[list[Candidate], dict[str, Later]]:
-    """The best `top` units with their rows (`units`: recall_present_units by id), each statement a
-    later one on its matter replaced followed down its chain of replacements, every link placed just
-    above the one it replaced (the latest word first); and, for each replaced unit, the latest
-    statement that replaced it."""
+    """`ranking` with, among its best `top` units (`units`: their rows from recall_present_units, by
+    id), each statement a later one on its matter replaced followed down its chain of replacements,
+    every link above the one it replaced (the latest word first); and, for each replaced unit, the
+    latest statement that replaced it."""
     considered = [c for c in ranking if c.kind in UNITS and c.id in units and units[c.id]["embedding"]][:top]
     if len(considered) < 2:
         return ranking, {}
@@ -82,21 +82,28 @@ def latest_first(
         best = next_of.get(i)
         if best is None or considered[j].score > considered[best].score:  # the most to the point of them
             next_of[i] = j
+    if not next_of:
+        return ranking, {}
+    # Moved in the list, not re-sorted by score: the order steps before this one set (the first items
+    # spread over sessions, a reranker's) stays where nothing was replaced.
+    order = list(ranking)
     replaced: dict[str, Later] = {}
     for i in next_of:
-        # Down the chain to the latest word, each link placed just above the one it replaced, so an
-        # agent reading top-down reads the chain newest first, every step of it above the earliest.
+        # Down the chain to the latest word, each link placed above the one it replaced (just above,
+        # where it stood below), so the chain reads newest first, every step above the earliest.
         below, j = considered[i], i
         while j in next_of:  # times rise down the chain: it ends
             j = next_of[j]
             link = considered[j]
-            if link.score <= below.score:
-                link.score = math.nextafter(below.score, math.inf)
+            if order.index(link) > order.index(below):
+                order.remove(link)
+                order.insert(order.index(below), link)
+                link.score = max(link.score, math.nextafter(below.score, math.inf))
             below = link
         row, when = rows[j], times[j]
         said = date_label(when) if when else ""
         replaced[considered[i].id] = Later(considered[j].id, row["externalId"], said, row["text"])
-    return ranked(ranking), replaced
+    return order, replaced
 
 
 def note_replaced(item: RecallItem, later: Later) -> None:

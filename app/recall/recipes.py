@@ -50,16 +50,21 @@ class Recipe:
     # to join them (an answer two messages after its question).
     spread_top: int = 5
     spread_near: int = 2
-    # A question about now: each matter's latest statement first (present.latest_first), and the
-    # full-text arms off (route, below).
+    # Each matter's latest statement first (present.latest_first): route sets it for a question about now.
     latest_first: bool = False
 
     def weighed(self, factors: dict[str, float]) -> Recipe:
         """Each named arm's weight multiplied (DONTO_RECALL_ARM_WEIGHTS; 0 turns an arm off)."""
         if not factors:
             return self
+        # A coverage arm off by default takes the factor as its weight; an arm the route turned off for
+        # the question's shape (the full-text arms for a question about now) stays off.
         return replace(
-            self, weights={k: v * factors.get(k, 1.0) if v else factors.get(k, 0.0) for k, v in self.weights.items()}
+            self,
+            weights={
+                k: factors.get(k, 0.0) if not v and k in COVER_ARMS else v * factors.get(k, 1.0)
+                for k, v in self.weights.items()
+            },
         )
 
     def only(self, arms: list[str]) -> Recipe:
@@ -139,13 +144,15 @@ _NOW = re.compile(
 _FULL_TEXT_ARMS = tuple(name for name, arm in ARMS.items() if not arm.uses_vector)
 
 
-def about_now(query: str) -> bool:
+def about_now(query: str, now: datetime | None = None) -> bool:
     """A question about the present: it says now, currently, these days, still, at the moment... and
-    names no time that is not today ("What was John currently doing in August 2023?" is about August)."""
+    names no time that is not today ("What was John currently doing in August 2023?" is about August;
+    "today" and times named relatively are read against `now`, by default the clock's)."""
     if not _NOW.search(query):
         return False
-    today = datetime.now(UTC).date()
-    return all(m.date_from <= today <= m.date_to for m in resolve_time_expressions(query, datetime.now(UTC)))
+    now = now or datetime.now(UTC)
+    today = now.date()
+    return all(m.date_from <= today <= m.date_to for m in resolve_time_expressions(query, now))
 
 
 def is_aggregate(query: str) -> bool:
@@ -161,7 +168,8 @@ def names_entities(query: str) -> bool:
     return bool(_QUOTED.search(query) or _CAPITALISED.search(query.strip()))
 
 
-def route(query: str, base: Recipe = DEFAULT) -> Recipe:
+def route(query: str, base: Recipe = DEFAULT, now: datetime | None = None) -> Recipe:
+    """The recipe for `query`'s shape; `now` is the read's present (a question about now, about_now)."""
     weights = dict(base.weights)
     dated_boost = base.dated_boost
     if is_temporal(query):  # dated passages carry the answer to "when" questions
@@ -172,8 +180,8 @@ def route(query: str, base: Recipe = DEFAULT) -> Recipe:
     gathers = is_aggregate(query)
     if gathers:  # every session that speaks of the matter, not only the one that dwells on it
         weights.update({arm: 1.0 for arm in COVER_ARMS if arm in weights})
-    now = about_now(query)
-    if now:  # the latest word names the change ("I moved to Amsterdam"), the earlier the matter's words
+    present = about_now(query, now)
+    if present:  # the latest word names the change ("I moved to Amsterdam"), the earlier the matter's words
         weights.update({arm: 0.0 for arm in _FULL_TEXT_ARMS if arm in weights})
     return replace(
         base,
@@ -182,5 +190,5 @@ def route(query: str, base: Recipe = DEFAULT) -> Recipe:
         asked_for_weight=base.asked_for_weight if gathers else 0.0,
         # "When did…" asks after one occasion, told in one session; "How many times has…" gathers.
         spread_top=base.spread_top if gathers or not is_temporal(query) else 0,
-        latest_first=now,
+        latest_first=present,
     )

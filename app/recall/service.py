@@ -91,14 +91,15 @@ class RecallService:
 
     def recall(self, workspace: str, request: RecallRequest) -> RecallResult:
         started = time.perf_counter()
-        recipe = route(request.query).weighed(
-            self.arm_weights if request.arm_weights is None else check_arm_weights(request.arm_weights)
-        )
+        factors = self.arm_weights if request.arm_weights is None else check_arm_weights(request.arm_weights)
+        recipe = route(request.query, now=request.scope.known_at)
         if request.arms is not None:
             for i, name in enumerate(request.arms):
                 if name not in ARM_NAMES:
                     raise InvalidInput(f"unknown arm; arms are {', '.join(ARM_NAMES)}", field=f"arms[{i}]")
             recipe = recipe.only(list(request.arms))
+        # Named, then weighed: a factor of 0 keeps an arm off even where the request names it.
+        recipe = recipe.weighed(factors)
         per_arm = max(recipe.per_arm, request.k)
 
         # An arm weighed to 0 is not run at all.
@@ -168,6 +169,10 @@ class RecallService:
         neighbours, turns, passages = self._around(workspace, strongest, best, scope)
         if recipe.neighbours_of:
             ranking = fusion.add_neighbours(ranking, neighbours, recipe, candidates)
+        # Claims placed by how near they are (present.py): on scores, so before the steps that only
+        # reorder (the reranker's, the spreading's), which a sort by score would undo.
+        if any(c.kind == "claim" for c in ranking[: 2 * request.k]):
+            ranking = self._claims_compete(workspace, ranking, names, found.rows, scope, 2 * request.k)
         if self.reranker is not None and request.rerank:
             top = [c.id for c in ranking[: self.reranker.depth] if c.kind == "turn" and c.id not in turns]
             turns.update(self._by_id(workspace, "recall_turns", top))
@@ -178,10 +183,7 @@ class RecallService:
         if recipe.spread_top and time_window(request.query, scope.known_at) is None:
             ranking = self._spread(workspace, ranking, recipe, turns, passages)
 
-        # What is true now: claims placed by how near they are, and on a question about the present,
-        # each matter's latest statement first (present.py).
-        if any(c.kind == "claim" for c in ranking[: 2 * request.k]):
-            ranking = self._claims_compete(workspace, ranking, names, found.rows, scope, 2 * request.k)
+        # On a question about the present, each matter's latest statement first (present.py).
         later: dict[str, present.Later] = {}
         if recipe.latest_first:
             top = [c.id for c in ranking if c.kind in fusion.UNITS][: request.k]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from donto.recall.fusion import Candidate
 from donto.recall.present import claims_compete, latest_first
 from donto.recall.recipes import about_now, route
@@ -25,6 +27,7 @@ def test_questions_about_now_are_told_by_their_words():
     # a time named that is not today: the question is about then
     assert not about_now("What was John currently doing as a volunteer in August 2023?")
     assert about_now("Is Sam still in Cardiff today?")
+    assert about_now("What is John currently doing in August 2023?", now=datetime(2023, 8, 20, tzinfo=UTC))
 
 
 def test_a_question_about_now_is_asked_without_the_full_text_arms_unless_it_names_one():
@@ -33,6 +36,34 @@ def test_a_question_about_now_is_asked_without_the_full_text_arms_unless_it_name
     off = [arm for arm, weight in now.weights.items() if weight == 0 and then.weights[arm] > 0]
     assert sorted(off) == ["document_fulltext", "fulltext", "session_fulltext"]
     assert now.only(["fulltext", "turn_vector"]).weights == {"turn_vector": 1.0, "fulltext": 1.0}
+
+
+def test_configured_weights_leave_the_full_text_arms_off_for_a_question_about_now_and_zero_keeps_a_named_arm_off():
+    question = "Where does Maria live now?"
+    halved = route(question).weighed({"fulltext": 0.5, "session_fulltext": 0.5})  # the quality profile's
+    assert halved.weights["fulltext"] == 0.0 and halved.weights["session_fulltext"] == 0.0
+    assert route(question).only(["fulltext"]).weighed({"fulltext": 0.5}).weights == {"fulltext": 0.5}
+    assert route("What is Kate's job?").only(["fulltext"]).weighed({"fulltext": 0.0}).weights == {"fulltext": 0.0}
+
+
+def test_the_order_earlier_steps_set_stays_where_nothing_was_replaced():
+    # "elsewhere" was put first by an earlier step (the first items spread over sessions), not by score
+    ranking = [
+        Candidate("turn", "elsewhere", 1.0),
+        Candidate("turn", "berlin", 3.0),
+        Candidate("turn", "chatter", 2.0),
+        Candidate("turn", "moved", 0.5),
+    ]
+    units = {
+        "elsewhere": unit("elsewhere", "Ben", "may", 5, [0.0, 0.0, 1.0]),
+        "berlin": unit("berlin", "Maria", "march", 3, [1.0, 0.1, 0.0]),
+        "chatter": unit("chatter", "Ben", "june", 6, [0.0, 1.0, 0.0]),
+        "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
+    }
+    ranked, _ = latest_first(ranking, units, top=4)
+    assert [c.id for c in ranked] == ["elsewhere", "moved", "berlin", "chatter"]
+    unmoved, replaced = latest_first(ranking[:1] + ranking[2:3], units, top=2)
+    assert [c.id for c in unmoved] == ["elsewhere", "chatter"] and replaced == {}
 
 
 def test_the_later_statement_on_the_same_matter_takes_the_earlier_ones_place_and_is_named():

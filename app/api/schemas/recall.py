@@ -72,8 +72,8 @@ class RecallItemOut(BaseModel):
     )
     replaced_by: str | None = Field(
         default=None,
-        description="on a question about the present, a turn or passage that a later statement on the same matter "
-        "replaced: the later one's turn id (a passage's id); its text also quotes it; absent otherwise",
+        description="on a question about the present, a turn or passage that later statements on the same matter "
+        "replaced: the latest one's turn id (a passage's id); its text also quotes it; absent otherwise",
     )
 
     @classmethod
