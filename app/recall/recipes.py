@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-from donto.recall.arms import ARMS, NEIGHBOURS, SESSIONS, SPEAKERS
+from donto.recall.arms import ARMS, NEIGHBOURS, SESSIONS, SPEAKERS, time_window
 from donto.recall.coverage import COVER_ARMS
 from donto.temporal.phrases import resolve_time_expressions
 
@@ -180,6 +180,7 @@ def route(query: str, base: Recipe = DEFAULT, now: datetime | None = None) -> Re
     gathers = is_aggregate(query)
     if gathers:  # every session that speaks of the matter, not only the one that dwells on it
         weights.update({arm: 1.0 for arm in COVER_ARMS if arm in weights})
+    one_occasion = (is_temporal(query) and not gathers) or time_window(query, now or datetime.now(UTC)) is not None
     present = about_now(query, now)
     if present:  # the latest word names the change ("I moved to Amsterdam"), the earlier the matter's words
         weights.update({arm: 0.0 for arm in _FULL_TEXT_ARMS if arm in weights})
@@ -188,7 +189,8 @@ def route(query: str, base: Recipe = DEFAULT, now: datetime | None = None) -> Re
         weights=weights,
         dated_boost=dated_boost,
         asked_for_weight=base.asked_for_weight if gathers else 0.0,
-        # "When did…" asks after one occasion, told in one session; "How many times has…" gathers.
-        spread_top=base.spread_top if gathers or not is_temporal(query) else 0,
+        # One occasion is told in one session: a question that names a time, or asks "When did…" ("How
+        # many times has…" gathers), keeps its first items as fused.
+        spread_top=0 if one_occasion else base.spread_top,
         latest_first=present,
     )

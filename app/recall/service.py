@@ -24,7 +24,7 @@ from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
 from donto.recall import fusion, present
 from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, question_names, with_labels
-from donto.recall.arms import ARM_NAMES, ARMS, run_arms, time_window
+from donto.recall.arms import ARM_NAMES, ARMS, run_arms
 from donto.recall.fusion import Candidate
 from donto.recall.recipes import Recipe, asked_for, route
 from donto.recall.render import RecallItem, claim_item, passage_item, trim_to_tokens, turn_item
@@ -178,9 +178,8 @@ class RecallService:
             turns.update(self._by_id(workspace, "recall_turns", top))
             ranking = self.reranker.rerank(request.query, ranking, turns)
 
-        # The first items from different sessions, unless the question names a time: one time is one
-        # occasion, told in one session (route leaves out "when" questions the same way).
-        if recipe.spread_top and time_window(request.query, scope.known_at) is None:
+        # The first items from different sessions (route leaves them as fused after one occasion).
+        if recipe.spread_top:
             ranking = self._spread(workspace, ranking, recipe, turns, passages)
 
         # On a question about the present, each matter's latest statement first (present.py).
