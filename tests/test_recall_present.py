@@ -51,6 +51,24 @@ def test_a_question_about_now_puts_the_later_statement_first_and_the_earlier_say
     assert "replaced_by" not in items[turns.index("august-0")]
 
 
+def test_a_small_bundle_about_now_leads_with_the_later_statement_ranked_below_it(api: Api):
+    api.episode(
+        "january",
+        "2024-01-02T10:00:00Z",
+        [
+            ("Ann", "I do not like fado at all."),
+            ("Ann", "Maybe I will take up jazz piano next year."),
+            ("Ann", "I drive a red Fiat these days."),
+        ],
+    )
+    api.episode("august", "2024-08-02T10:00:00Z", [("Ann", "I sold the Fiat, I take the tram now.")])
+    api.episode("august-bo", "2024-08-02T11:00:00Z", [("Bo", "The tram in Lisbon is old and yellow.")])
+    items = recall(api, "What does Ann drive now?", k=2, include_provenance=True)
+    turns = [i["provenance"]["turn_ids"][0] for i in items]
+    assert turns == ["august-0", "january-2"], [i["text"] for i in items]
+    assert items[1]["replaced_by"] == "august-0"
+
+
 def test_a_chain_of_later_statements_reads_newest_first_each_above_the_one_it_replaced(api: Api):
     maria_moves(api)
     api.episode("november", "2024-11-23T18:00:00Z", [("Maria", "I bought a cargo bike for the Amsterdam streets.")])

@@ -4,7 +4,7 @@
   latest statement on the matter, not the one that matched best. Two turns (or document passages)
   are on the same matter when the same person said them (or both came from documents without a
   speaker), in different sessions or documents, and their embeddings are at least SAME_MATTER alike;
-  the later one replaced the earlier. Among what the bundle would hold, a replaced statement is
+  the later one replaced the earlier. Among the best units (at least MATTERS_AMONG), a replaced statement is
   followed down its chain (the later statement on its matter that best answers the question, then
   the one that replaced that, ...), each link moved above the one it replaced, and each
   replaced item says what replaced it last (`replaced_by`, and a note in its text): an agent
@@ -16,7 +16,8 @@
 - **A document's claim brings its sentence**: the passages its evidence span lies in are appended to
   its item's text (render's statement is left as it is).
 
-No LLM, no tuning to questions: one constant, SAME_MATTER, measured in the design notes."""
+No LLM, no tuning to questions: one measured constant, SAME_MATTER (design notes), and MATTERS_AMONG,
+recall's default bundle size."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ from donto.temporal.instants import read_instant
 # the same person is taken to be on the same matter as an earlier one. See docs/explanation/design-notes.md.
 SAME_MATTER = 0.85
 NOTE_CHARS = 90  # how much of the later statement an earlier item quotes
+# A bundle's matters are read among at least this many units (recall's default k): in a bundle of
+# three, the latest word on a matter can rank below the three it replaced, and must still lead it.
+MATTERS_AMONG = 20
 
 # The vector arms, each of which scores a unit by its cosine to the question on one scale.
 _VECTOR_ARMS = ("turn_vector", "passage_vector", "exchange_vector", "passage_context_vector")

@@ -185,10 +185,9 @@ class RecallService:
         # On a question about the present, each matter's latest statement first (present.py).
         later: dict[str, present.Later] = {}
         if recipe.latest_first:
-            top = [c.id for c in ranking if c.kind in fusion.UNITS][: request.k]
-            ranking, later = present.latest_first(
-                ranking, self._by_id(workspace, "recall_present_units", top), request.k
-            )
+            depth = max(request.k, present.MATTERS_AMONG)
+            top = [c.id for c in ranking if c.kind in fusion.UNITS][:depth]
+            ranking, later = present.latest_first(ranking, self._by_id(workspace, "recall_present_units", top), depth)
 
         # A document line's passages come back as one item: where each passage lies is in its details.
         unread = [c.id for c in ranking[: 2 * request.k] if c.kind == "passage" and c.id not in passages]
