@@ -84,3 +84,17 @@ def with_labels(question: str, addressed: Mapping[str, str]) -> str:
     for name, label in addressed.items():
         question = re.sub(rf"\b{re.escape(name)}\b", label, question, flags=re.IGNORECASE)
     return question
+
+
+def impersonal(question: str, speakers: Iterable[str]) -> str:
+    """The question with each speaker it names (a label, or a word of one) said as "they", "their"
+    for a possessive: the text the vector arms are asked with ("What are Paola's hobbies?" -> "What
+    are their hobbies?"). Every turn is embedded with its speaker's label, so a speaker's name in the
+    question brings her emptiest turns ("Paola: ?") nearest, above what she said of the matter; who
+    she is still counts where the name is read from the question itself (the speakers' step, the
+    coverage by person)."""
+    names = sorted({s for s in speakers if s}, key=len, reverse=True)
+    if not names:
+        return question
+    said = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b(['’]s\b)?")
+    return said.sub(lambda m: "their" if m.group(1) else "they", question)

@@ -23,7 +23,7 @@ from donto.errors import IndexUnavailable, InvalidInput
 from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
 from donto.recall import fusion, present
-from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, question_names, with_labels
+from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, impersonal, question_names, with_labels
 from donto.recall.arms import ARM_NAMES, ARMS, run_arms
 from donto.recall.fusion import Candidate
 from donto.recall.recipes import Recipe, asked_for, route
@@ -110,15 +110,19 @@ class RecallService:
         # Whom the question's names address is read while the question is encoded: one waits on the
         # model's threads, the other on Neo4j's socket.
         addressed: Future[dict[str, str]] | None = None
+        spoken: set[str] = set()  # the question's names that are speakers: the vector arms ask without them
         if named := question_names(question):
             addressed = self._beside.submit(self._addressed, workspace, named, scope)
-        vector = self._query_vector(question, recipe) if uses_vector else None
+            if uses_vector:
+                spoken = self._speakers_named(workspace, named, scope)
+        vector = self._query_vector(question, recipe, spoken) if uses_vector else None
         read_as = addressed.result() if addressed is not None else {}
         if read_as:
             # The question calls someone by the name the chat addressed them by, not the label their
-            # turns carry and were embedded with: it is asked by the label (addressed.py).
+            # turns carry: it is asked by the label (addressed.py), which the vector arms leave out too.
             question = with_labels(question, read_as)
-            vector = self._query_vector(question, recipe) if uses_vector else None
+            spoken |= set(read_as.values())
+            vector = self._query_vector(question, recipe, spoken) if uses_vector else None
         found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
         # Read our own writes: claims and document passages the embedder has not reached yet are not
         # in the vector indexes (nor claims in the full-text one, :Searchable); they are embedded now,
@@ -238,14 +242,27 @@ class RecallService:
             return {}
         return addressed_as(rows)
 
-    def _query_vector(self, question: str, recipe: Recipe) -> list[float]:
-        """The vector arms' query: the question's encoding, and where it asks after a kind of thing
-        ("What animals…"), that kind's encoding blended in, so that a turn naming one ("a stray cat
-        followed me") comes near though it shares none of the question's other words."""
+    def _speakers_named(self, workspace: str, names: list[str], scope: TimeScope) -> set[str]:
+        """Which of the question's `names` are speakers in the workspace (recall_speakers_named); none
+        while the full-text index it reads is being built."""
+        try:
+            row = self.graph.read_row(
+                "recall_speakers_named", workspace=workspace, speaker_names=names, known_at=scope.known_at
+            )
+        except IndexUnavailable:
+            return set()
+        return set(row["speakers"])
+
+    def _query_vector(self, question: str, recipe: Recipe, speakers: set[str]) -> list[float]:
+        """The vector arms' query: the question's encoding with the speakers it names said as "they"
+        (addressed.impersonal), and where it asks after a kind of thing ("What animals…"), that kind's
+        encoding blended in, so that a turn naming one ("a stray cat followed me") comes near though it
+        shares none of the question's other words."""
         kind = asked_for(question) if recipe.asked_for_weight else None
+        asked = impersonal(question, speakers)
         if kind is None:
-            return self.encoder.encode_query(question)
-        whole, wanted = self.encoder.encode_queries([question, kind])
+            return self.encoder.encode_query(asked)
+        whole, wanted = self.encoder.encode_queries([asked, kind])
         blended = [a + recipe.asked_for_weight * b for a, b in zip(whole, wanted)]
         norm = math.sqrt(sum(x * x for x in blended))
         return [x / norm for x in blended]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from donto.recall.addressed import addressed_as, addresses, question_names, with_labels
+from donto.recall.addressed import addressed_as, addresses, impersonal, question_names, with_labels
 
 
 def test_a_greeting_or_a_closing_after_a_comma_says_a_name_in_address():
@@ -46,3 +46,13 @@ def test_a_speakers_own_label_needs_no_alias():
 def test_the_question_is_asked_again_with_the_label_in_place_of_the_name():
     assert with_labels("What are Kate's hobbies? kate", {"kate": "Emi"}) == "What are Emi's hobbies? Emi"
     assert with_labels("Did Katerina come?", {"kate": "Emi"}) == "Did Katerina come?"
+
+
+def test_the_vector_arms_are_asked_without_the_speakers_a_question_names():
+    assert impersonal("What are Paola's hobbies and Kate’s?", {"Paola", "Kate"}) == "What are their hobbies and their?"
+    assert impersonal("Did Emi Tanaka meet Elise in Orlando?", {"Emi Tanaka", "Emi", "Elise"}) == (
+        "Did they meet they in Orlando?"
+    )
+    # A name that is not a speaker's, and a longer word that starts like one, stay.
+    assert impersonal("Did Emily go to Paris?", {"Emi"}) == "Did Emily go to Paris?"
+    assert impersonal("What did Paola say?", set()) == "What did Paola say?"
