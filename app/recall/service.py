@@ -112,9 +112,10 @@ class RecallService:
         addressed: Future[dict[str, str]] | None = None
         spoken: set[str] = set()  # the question's names that are speakers: the vector arms ask without them
         if named := question_names(question):
-            addressed = self._beside.submit(self._addressed, workspace, named, scope)
+            # Read first (a millisecond alone; beside the reading of addresses, four).
             if uses_vector:
                 spoken = self._speakers_named(workspace, named, scope)
+            addressed = self._beside.submit(self._addressed, workspace, named, scope)
         vector = self._query_vector(question, recipe, spoken) if uses_vector else None
         read_as = addressed.result() if addressed is not None else {}
         if read_as:
@@ -255,15 +256,20 @@ class RecallService:
 
     def _query_vector(self, question: str, recipe: Recipe, speakers: set[str]) -> list[float]:
         """The vector arms' query: the question's encoding with the speakers it names said as "they"
-        (addressed.impersonal), and where it asks after a kind of thing ("What animals…"), that kind's
-        encoding blended in, so that a turn naming one ("a stray cat followed me") comes near though it
-        shares none of the question's other words."""
-        kind = asked_for(question) if recipe.asked_for_weight else None
+        (addressed.impersonal), the question as asked blended in at `recipe.named_weight`; and where
+        it asks after a kind of thing ("What animals…"), that kind's encoding at `asked_for_weight`,
+        so that a turn naming one ("a stray cat followed me") comes near though it shares none of the
+        question's other words. One call of the encoder for all of them."""
         asked = impersonal(question, speakers)
-        if kind is None:
+        parts = [(asked, 1.0)]
+        if asked != question and recipe.named_weight:
+            parts.append((question, recipe.named_weight))
+        if recipe.asked_for_weight and (kind := asked_for(question)) is not None:
+            parts.append((kind, recipe.asked_for_weight))
+        if len(parts) == 1:
             return self.encoder.encode_query(asked)
-        whole, wanted = self.encoder.encode_queries([asked, kind])
-        blended = [a + recipe.asked_for_weight * b for a, b in zip(whole, wanted)]
+        vectors = self.encoder.encode_queries([text for text, _ in parts])
+        blended = [sum(weight * v[i] for (_, weight), v in zip(parts, vectors)) for i in range(len(vectors[0]))]
         norm = math.sqrt(sum(x * x for x in blended))
         return [x / norm for x in blended]
 
