@@ -1,8 +1,9 @@
-// Recall arm: claims nearest the query vector (cosine), valid at $valid_at and known at
+// Recall arm: claims nearest the question's own vector (cosine; $claim_vector keeps the names the
+// turn arms' $vector says as "they": a claim's subject is what it is about), valid at $valid_at and known at
 // $known_at, with the episode turns their evidence cites (a hit promotes those turns). The
 // workspace is filtered inside the vector index (SEARCH, Cypher 25); of its $candidates nearest,
 // the two time axes keep at most $limit.
-// Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
+// Parameters: $workspace, $claim_vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes)
 // Returns: one row, rows: a list of {claimId, turnIds (list), score, searched}, best first
 //          searched: how many nearest the index gave before the time scope (all $candidates
@@ -12,7 +13,7 @@
 CYPHER 25
 WITH 1 AS holds WHERE EXISTS { MATCH (c:Claim) WHERE c.workspace = $workspace AND c.id IS NOT NULL }
 MATCH (node:Claim)
-  SEARCH node IN (VECTOR INDEX claim_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $candidates)
+  SEARCH node IN (VECTOR INDEX claim_embedding FOR $claim_vector WHERE node.workspace = $workspace LIMIT $candidates)
   SCORE AS score
 WITH collect({node: node, score: score}) AS hits
 UNWIND hits AS hit

@@ -10,7 +10,7 @@ import pytest
 
 from donto.errors import IndexUnavailable
 from donto.graph.client import GraphClient
-from donto.recall.arms import ARMS, arm_params, run_arms
+from donto.recall.arms import ARMS, QueryVectors, arm_params, run_arms
 from donto.recall.fusion import Candidate
 from donto.temporal.scope import TimeScope
 from support import Api, claim
@@ -234,7 +234,7 @@ def test_a_turn_found_only_through_a_claim_is_weighed_by_its_place_too(api: Api,
 
 def test_every_turn_arm_says_where_its_turns_sit(api: Api, remembered, memory):
     scope = TimeScope.now()
-    vector = memory.encoder.encode_query("painting at the lake")
+    vector = QueryVectors(*[memory.encoder.encode_query("painting at the lake")] * 2)
     found = run_arms(
         memory.graph,
         [ARMS[n] for n in ("turn_vector", "passage_vector", "exchange_vector", "fulltext")],
@@ -431,7 +431,7 @@ def test_a_question_naming_someone_is_answered_while_the_full_text_index_is_miss
 
 def claim_vector_params(workspace: str, dimensions: int) -> dict[str, Any]:
     vector = [1.0] + [0.0] * (dimensions - 1)
-    return {"workspace": workspace, **TimeScope.now().params(), "vector": vector, "candidates": 20, "limit": 20}
+    return {"workspace": workspace, **TimeScope.now().params(), "claim_vector": vector, "candidates": 20, "limit": 20}
 
 
 def test_entity_profile_shows_a_later_single_value_as_superseding_the_earlier(api: Api):
@@ -614,7 +614,7 @@ def test_in_one_statement_each_vector_arm_asks_the_index_for_its_limit_not_the_f
     # is asked for: 240 cost 46 ms where 60 cost 26 over a million vectors).
     episode(api, "many", [("Ann", f"Bees in the garden again, note {i}.") for i in range(100)])
     question, scope = "bees in the garden", TimeScope.now()
-    vector = memory.encoder.encode_query(question)
+    vector = QueryVectors(*[memory.encoder.encode_query(question)] * 2)
     found = run_arms(memory.graph, [ARMS["turn_vector"], ARMS["fulltext"]], workspace, question, vector, 20, scope)
     vector_rows, text_rows = found.rows
     assert len(vector_rows) == len(text_rows) == 20
@@ -626,7 +626,7 @@ def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remember
     api.write(claim("caroline", "adopted", "oscar", evidence=[{"document_id": turn["id"], "start": 0, "end": 10}]))
     question = "When did Caroline adopt Oscar in July 2023?"  # every arm fires, the time window too
     memory.claim_embeddings.drain(workspace)
-    vector = memory.encoder.encode_query(question)
+    vector = QueryVectors(*[memory.encoder.encode_query(question)] * 2)
     scope = TimeScope.now()
     arms = [arm for arm in ARMS.values() if "documents" not in arm.holds or "turns" in arm.holds]  # no documents here
     together = run_arms(memory.graph, arms, workspace, question, vector, 20, scope)
@@ -735,7 +735,7 @@ def test_a_vector_arm_leaves_its_index_alone_where_the_workspace_holds_none_of_i
     other = f"{workspace}-claims"
     Api(api.client, other).write(claim("ann", "likes", "bees"))
     memory.claim_embeddings.drain(other)
-    scope, vector = TimeScope.now(), memory.encoder.encode_query("who likes bees?")
+    scope, vector = TimeScope.now(), QueryVectors(*[memory.encoder.encode_query("who likes bees?")] * 2)
     profiled = {}
     for arm in ("claim_vector", "turn_vector", "passage_vector", "exchange_vector"):
         query = memory.graph.queries[ARMS[arm].query]

@@ -34,6 +34,16 @@ MAX_CANDIDATES = 20_000
 
 
 @dataclass(frozen=True)
+class QueryVectors:
+    """The vector arms' queries. `units` for turns and passages: the question with the speakers it
+    names said as "they" (addressed.impersonal), since every turn is embedded with its speaker's
+    label; `claims` for claims: the question as asked, since a claim's subject is what it is about."""
+
+    units: list[float]
+    claims: list[float]
+
+
+@dataclass(frozen=True)
 class Arm:
     name: str  # the `source` tag of items it finds
     query: str  # its file in cypher/
@@ -120,23 +130,26 @@ ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS, SPEAKERS)
 
 
 def arm_params(
-    arm: Arm, question: str, vector: list[float] | None, limit: int, scope: TimeScope
+    arm: Arm, question: str, vector: QueryVectors | None, limit: int, scope: TimeScope
 ) -> dict[str, Any] | None:
     """The parameters of the arm's query beyond the workspace and time scope, or None where it
     cannot fire: a full-text arm when the question has no searchable word, the time-window arm
     when it names no time."""
+    if vector is not None and arm.name == "claim_vector":
+        return {"claim_vector": vector.claims, "candidates": limit, "limit": limit}
+    units = vector.units if vector is not None else None
     if arm.name in COVER_ARMS:
-        return cover_params(arm.name, question, vector, limit)
+        return cover_params(arm.name, question, units, limit)
     if arm.needs_time:
         window = time_window(question, scope.known_at)
-        return None if window is None else {"vector": vector, "limit": limit, **window}
+        return None if window is None else {"vector": units, "limit": limit, **window}
     if not arm.uses_vector:
         lucene = lucene_query(question)
         if lucene is None:
             return None
         # Its own name: the vector arms' `candidates` (their limit) is another value in the same statement.
         return {"lucene": lucene, "fulltext_candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
-    return {"vector": vector, "candidates": limit, "limit": limit}
+    return {"vector": units, "candidates": limit, "limit": limit}
 
 
 def merge_params(params: dict[str, Any], own: dict[str, Any], arm: str) -> None:
@@ -180,7 +193,7 @@ def run_arms(
     arms: Sequence[Arm],
     workspace: str,
     question: str,
-    vector: list[float] | None,
+    vector: QueryVectors | None,
     limit: int,
     scope: TimeScope,
     follow_identity: bool = True,

@@ -24,7 +24,7 @@ from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
 from donto.recall import fusion, present
 from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, impersonal, question_names, with_labels
-from donto.recall.arms import ARM_NAMES, ARMS, run_arms
+from donto.recall.arms import ARM_NAMES, ARMS, QueryVectors, run_arms
 from donto.recall.fusion import Candidate
 from donto.recall.recipes import Recipe, asked_for, route
 from donto.recall.render import RecallItem, claim_item, passage_item, trim_to_tokens, turn_item
@@ -116,15 +116,15 @@ class RecallService:
             if uses_vector:
                 spoken = self._speakers_named(workspace, named, scope)
             addressed = self._beside.submit(self._addressed, workspace, named, scope)
-        vector = self._query_vector(question, recipe, spoken) if uses_vector else None
+        vectors = self._query_vectors(question, recipe, spoken) if uses_vector else None
         read_as = addressed.result() if addressed is not None else {}
         if read_as:
             # The question calls someone by the name the chat addressed them by, not the label their
             # turns carry: it is asked by the label (addressed.py), which the vector arms leave out too.
             question = with_labels(question, read_as)
             spoken |= set(read_as.values())
-            vector = self._query_vector(question, recipe, spoken) if uses_vector else None
-        found = run_arms(self.graph, arms, workspace, question, vector, per_arm, scope)
+            vectors = self._query_vectors(question, recipe, spoken) if uses_vector else None
+        found = run_arms(self.graph, arms, workspace, question, vectors, per_arm, scope)
         # Read our own writes: claims and document passages the embedder has not reached yet are not
         # in the vector indexes (nor claims in the full-text one, :Searchable); they are embedded now,
         # and the arms that find them asked again.
@@ -135,7 +135,7 @@ class RecallService:
             and self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)
         ):
             again = run_arms(
-                self.graph, [ARMS[n] for n in embedded_arms], workspace, question, vector, per_arm, scope, False
+                self.graph, [ARMS[n] for n in embedded_arms], workspace, question, vectors, per_arm, scope, False
             )
             for name, rows in zip(embedded_arms, again.rows):
                 found.rows[names.index(name)] = rows
@@ -254,24 +254,26 @@ class RecallService:
             return set()
         return set(row["speakers"])
 
-    def _query_vector(self, question: str, recipe: Recipe, speakers: set[str]) -> list[float]:
-        """The vector arms' query: the question's encoding with the speakers it names said as "they"
-        (addressed.impersonal), the question as asked blended in at `recipe.named_weight`; and where
-        it asks after a kind of thing ("What animals…"), that kind's encoding at `asked_for_weight`,
-        so that a turn naming one ("a stray cat followed me") comes near though it shares none of the
-        question's other words. One call of the encoder for all of them."""
+    def _query_vectors(self, question: str, recipe: Recipe, speakers: set[str]) -> QueryVectors:
+        """The vector arms' queries (arms.QueryVectors), one call of the encoder for all they need.
+        Turns and passages: the question with the speakers it names said as "they", the question as
+        asked beside it at `recipe.named_weight` (the name still says whose turns matter); claims:
+        the question as asked. Where the question asks after a kind of thing ("What animals…"), the
+        kind's encoding is added to both at `asked_for_weight`, so that a turn naming one ("a stray
+        cat followed me") comes near though it shares none of the question's other words."""
         asked = impersonal(question, speakers)
-        parts = [(asked, 1.0)]
-        if asked != question and recipe.named_weight:
-            parts.append((question, recipe.named_weight))
-        if recipe.asked_for_weight and (kind := asked_for(question)) is not None:
-            parts.append((kind, recipe.asked_for_weight))
-        if len(parts) == 1:
-            return self.encoder.encode_query(asked)
-        vectors = self.encoder.encode_queries([text for text, _ in parts])
-        blended = [sum(weight * v[i] for (_, weight), v in zip(parts, vectors)) for i in range(len(vectors[0]))]
-        norm = math.sqrt(sum(x * x for x in blended))
-        return [x / norm for x in blended]
+        kind = asked_for(question) if recipe.asked_for_weight else None
+        texts = list(dict.fromkeys([asked, question, *([kind] if kind else [])]))
+        if len(texts) == 1:
+            vector = self.encoder.encode_query(question)
+            return QueryVectors(vector, vector)
+        encoded = dict(zip(texts, self.encoder.encode_queries(texts)))
+        the_kind = [(encoded[kind], recipe.asked_for_weight)] if kind else []
+        claims = blend([(encoded[question], 1.0), *the_kind])
+        if asked == question:
+            return QueryVectors(claims, claims)
+        named = recipe.named_weight / (1 + recipe.named_weight)
+        return QueryVectors(blend([(encoded[asked], 1 - named), (encoded[question], named), *the_kind]), claims)
 
     def _claims_compete(
         self,
@@ -389,6 +391,13 @@ class RecallService:
             if p is not None and p.claim_ids:
                 worst = [statuses[i].status for i in p.claim_ids if i in statuses]
                 p.status = POTENTIALLY_STALE if POTENTIALLY_STALE in worst else UNVERIFIED
+
+
+def blend(parts: Sequence[tuple[Sequence[float], float]]) -> list[float]:
+    """The weighted sum of vectors, normalised to unit length (the vector indexes rank by cosine)."""
+    summed = [sum(weight * vector[i] for vector, weight in parts) for i in range(len(parts[0][0]))]
+    norm = math.sqrt(sum(x * x for x in summed))
+    return [x / norm for x in summed]
 
 
 def identity_words(question: str, linked: Mapping[str, Sequence[str]]) -> str:
