@@ -45,8 +45,9 @@ class Recipe:
     # The share of the vector arms' query that is the kind of thing a gathering question asks after
     # (asked_for, below; route keeps it for a question that gathers and sets it to 0 for others).
     asked_for_weight: float = 0.5
-    # The share of the vector arms' query that is the question as asked, beside the question with the
-    # speakers it names said as "they" (addressed.impersonal): the name still says whose turns matter.
+    # The weight of the question as asked beside the question with the speakers it names said as "they"
+    # (addressed.impersonal, weight 1) in the turn and passage arms' query: the name still says whose
+    # turns matter.
     named_weight: float = 0.5
     # The first items come from different sessions (fusion.spread_over_groups): how many (route sets
     # 0 for a question after one occasion), and how near a unit of a session already there must lie

@@ -259,8 +259,9 @@ class RecallService:
         Turns and passages: the question with the speakers it names said as "they", the question as
         asked beside it at `recipe.named_weight` (the name still says whose turns matter); claims:
         the question as asked. Where the question asks after a kind of thing ("What animals…"), the
-        kind's encoding is added to both at `asked_for_weight`, so that a turn naming one ("a stray
-        cat followed me") comes near though it shares none of the question's other words."""
+        kind's encoding is added to both at `asked_for_weight` (of the first vector's), so that a
+        turn naming one ("a stray cat followed me") comes near though it shares none of the
+        question's other words."""
         asked = impersonal(question, speakers)
         kind = asked_for(question) if recipe.asked_for_weight else None
         texts = list(dict.fromkeys([asked, question, *([kind] if kind else [])]))
@@ -272,8 +273,7 @@ class RecallService:
         claims = blend([(encoded[question], 1.0), *the_kind])
         if asked == question:
             return QueryVectors(claims, claims)
-        named = recipe.named_weight / (1 + recipe.named_weight)
-        return QueryVectors(blend([(encoded[asked], 1 - named), (encoded[question], named), *the_kind]), claims)
+        return QueryVectors(blend([(encoded[asked], 1.0), (encoded[question], recipe.named_weight), *the_kind]), claims)
 
     def _claims_compete(
         self,
