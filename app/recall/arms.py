@@ -130,14 +130,14 @@ ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS, SPEAKERS)
 
 
 def arm_params(
-    arm: Arm, question: str, vector: QueryVectors | None, limit: int, scope: TimeScope
+    arm: Arm, question: str, vectors: QueryVectors | None, limit: int, scope: TimeScope
 ) -> dict[str, Any] | None:
     """The parameters of the arm's query beyond the workspace and time scope, or None where it
     cannot fire: a full-text arm when the question has no searchable word, the time-window arm
     when it names no time."""
-    if vector is not None and arm.name == "claim_vector":
-        return {"claim_vector": vector.claims, "candidates": limit, "limit": limit}
-    units = vector.units if vector is not None else None
+    if vectors is not None and arm.name == "claim_vector":
+        return {"claim_vector": vectors.claims, "candidates": limit, "limit": limit}
+    units = vectors.units if vectors is not None else None
     if arm.name in COVER_ARMS:
         return cover_params(arm.name, question, units, limit)
     if arm.needs_time:
@@ -193,7 +193,7 @@ def run_arms(
     arms: Sequence[Arm],
     workspace: str,
     question: str,
-    vector: QueryVectors | None,
+    vectors: QueryVectors | None,
     limit: int,
     scope: TimeScope,
     follow_identity: bool = True,
@@ -207,7 +207,7 @@ def run_arms(
     params["mentions"] = mentions(question) if follow_identity else []
     firing = []
     for arm in arms:
-        own = arm_params(arm, question, vector, limit, scope)
+        own = arm_params(arm, question, vectors, limit, scope)
         if own is None:
             continue
         firing.append(arm)
