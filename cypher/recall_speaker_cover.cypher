@@ -10,6 +10,8 @@
 //             $cover_candidates, $cover_per_session, $limit (integers), $valid_at, $known_at (datetimes)
 // Returns: one row, rows: a list of {turnId, place, score}, best first
 //          place: the found turn's {sessionExternalId, speaker}, by which fusion weighs it
+// A turn with no letter or digit ("?", "😂") is not found by itself: its vector is near any short
+// question (e5 puts "Paola: ?" first for "What sport does Paola do?"); it still comes beside its neighbours.
 CYPHER 25
 WITH 1 AS holds WHERE size($cover_names) > 0
                   AND EXISTS { MATCH (t:Turn) WHERE t.workspace = $workspace AND t.sessionExternalId IS NOT NULL
@@ -19,6 +21,7 @@ MATCH (node:Turn)
   SCORE AS score
 WITH node, score
 WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND node.text =~ '(?s).*[\\p{L}\\p{N}].*'  // says something: a letter or a digit
   AND node.sessionExternalId IS NOT NULL
   AND any(word IN split(toLower(coalesce(node.speaker, '')), ' ') WHERE size(word) > 2 AND word IN $cover_names)
 WITH node, score

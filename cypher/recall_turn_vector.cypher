@@ -10,6 +10,8 @@
 //          asked for means it may hold more: recall then asks again for more, see widened)
 // Only where the workspace holds turns: a filtered search of an index that holds none of the
 // workspace's vectors still walks the index's graph (about 2 ms), and finds nothing.
+// A turn with no letter or digit ("?", "😂") is not found by itself: its vector is near any short
+// question (e5 puts "Paola: ?" first for "What sport does Paola do?"); it still comes beside its neighbours.
 CYPHER 25
 WITH 1 AS holds WHERE EXISTS { MATCH (t:Turn) WHERE t.workspace = $workspace AND t.sessionExternalId IS NOT NULL
                                         AND t.externalId IS NOT NULL }
@@ -20,6 +22,7 @@ WITH collect({node: node, score: score}) AS hits
 UNWIND hits AS hit
 WITH hit.node AS node, hit.score AS score, size(hits) AS searched
 WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND node.text =~ '(?s).*[\\p{L}\\p{N}].*'  // says something: a letter or a digit
 WITH node, score, searched
 ORDER BY score DESC
 LIMIT $limit

@@ -1,5 +1,6 @@
 """A question that names a speaker is asked of the vector arms without the name: every turn is
-embedded with its speaker's label, so the name alone brought her emptiest turns nearest."""
+embedded with its speaker's label, so the name alone brought her emptiest turns nearest. A turn with
+no letter or digit ("?") is not found by the turn arms at all: it is near any short question."""
 
 from __future__ import annotations
 
@@ -62,3 +63,36 @@ def test_a_question_naming_a_speaker_finds_what_she_said_before_her_emptiest_tur
     # What she said first (the speakers' step still reads her name), not a reply that says nothing:
     # asked with her name, the vector arms put "Paola: lol" first.
     assert "kickboxing" in texts[0], texts
+
+
+def test_a_reply_with_no_letter_or_digit_is_not_found_by_itself(api: Api):
+    # Two evenings of Paola's replies; "?" is the nearest turn to a short question about her even
+    # asked without her name (the first test's chat has more to say; this one was found by hand).
+    api.episode(
+        "mon",
+        "2024-03-04T18:00:00Z",
+        [
+            ("Bella Rossi", "How was your day? I went swimming after work."),
+            ("Paola", "?"),
+            ("Paola", "ok"),
+            ("Bella Rossi", "Haha no worries."),
+        ],
+    )
+    api.episode(
+        "tue",
+        "2024-03-05T18:00:00Z",
+        [
+            ("Paola", "lol"),
+            ("Paola", "I started kickboxing classes last month, it is exhausting but so much fun."),
+            ("Bella Rossi", "Wow, respect. My brother plays tennis in Orlando every weekend."),
+            ("Paola", "?"),
+        ],
+    )
+    response = api.post("/v1/recall", json={"query": "What sport does Paola do?", "k": 1})
+    assert response.status_code == 200, response.text
+    assert "kickboxing" in response.json()["items"][0]["text"]
+    # The turn arm alone (no neighbours) finds every turn that says something, and neither "?".
+    response = api.post("/v1/recall", json={"query": "What sport does Paola do?", "k": 8, "arms": ["turn_vector"]})
+    assert response.status_code == 200, response.text
+    texts = [item["text"] for item in response.json()["items"]]
+    assert len(texts) == 6 and not [t for t in texts if t.endswith("] ?")], texts
