@@ -12,6 +12,7 @@ import sys
 import time
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from support import ADMIN_KEY, REPO, Api, claim, free_ports
@@ -21,7 +22,6 @@ def test_a_restarted_api_answers_health_while_the_model_loads_and_recall_says_it
     settings, memory, workspace
 ) -> None:
     # `memory`: the session's API applied the schema, so the store has recorded its model, as after any start.
-    [port] = free_ports(1)
     env = {
         **os.environ,
         "NEO4J_URI": settings.neo4j.uri,
@@ -29,29 +29,46 @@ def test_a_restarted_api_answers_health_while_the_model_loads_and_recall_says_it
         "NEO4J_PASSWORD": settings.neo4j.password.get_secret_value(),
         "DONTO_API_KEY": ADMIN_KEY,
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "donto.cli", "serve", "--port", str(port)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
     keyed = {"Authorization": f"Bearer {ADMIN_KEY}", "X-Donto-Workspace": workspace}
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=keyed, timeout=30) as http:
+    # The server binds its port while the model loads on its own thread; on a loaded machine the model
+    # can win that race (once in CI, with benchmarks running beside it), so a start that is ready at its
+    # first answer is tried again: what is asserted is the answer while the model loads.
+    for _ in range(3):
+        [port] = free_ports(1)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "donto.cli", "serve", "--port", str(port)],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        http = httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=keyed, timeout=30)
+        try:
             health = _first_answer(http, lambda h: h.status_code == 200, process)
-            assert health.json()["model_state"] == "warming_up" and "model" not in health.json()
-            recall = http.post("/v1/recall", json={"query": "who runs apple?"})
-            assert recall.status_code == 503 and int(recall.headers["Retry-After"]) >= 1
-            assert recall.json()["error"]["code"] == "model_warming_up"
-            # What needs no model is served as usual: a claim is written, and embedded once the model is in.
-            assert http.post("/v1/claims", json={"claims": [claim("apple", "ceo_of", "tim-cook")]}).status_code == 201
-            ready = _first_answer(http, lambda h: h.json().get("model_state") == "ready", process)
-            assert ready.json()["model"]["name"] == "e5-small-v2"
-            answered = http.post("/v1/recall", json={"query": "who runs apple?"})
-            assert answered.status_code == 200
-            assert any(item["object"] == "tim-cook" for item in answered.json()["items"])
+        except BaseException:
+            process.kill()
+            raise
+        if health.json()["model_state"] == "warming_up":
+            break
+        http.close()
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=60)
+    else:
+        pytest.fail("the model was ready at the first answer of three starts")
+    try:
+        assert health.json()["model_state"] == "warming_up" and "model" not in health.json()
+        recall = http.post("/v1/recall", json={"query": "who runs apple?"})
+        assert recall.status_code == 503 and int(recall.headers["Retry-After"]) >= 1
+        assert recall.json()["error"]["code"] == "model_warming_up"
+        # What needs no model is served as usual: a claim is written, and embedded once the model is in.
+        assert http.post("/v1/claims", json={"claims": [claim("apple", "ceo_of", "tim-cook")]}).status_code == 201
+        ready = _first_answer(http, lambda h: h.json().get("model_state") == "ready", process)
+        assert ready.json()["model"]["name"] == "e5-small-v2"
+        answered = http.post("/v1/recall", json={"query": "who runs apple?"})
+        assert answered.status_code == 200
+        assert any(item["object"] == "tim-cook" for item in answered.json()["items"])
     finally:
+        http.close()
         process.send_signal(signal.SIGINT)
         process.wait(timeout=60)
 

@@ -277,7 +277,7 @@ def test_a_5_26_home_is_upgraded_in_place_and_its_vector_indexes_remade(tmp_path
         run(
             old,
             "UNWIND ['w', 'x'] AS w CREATE (:Turn {id: w + '-1', workspace: w, sessionExternalId: 's1', "
-            "externalId: 't1', embedding: $v, txFrom: datetime()})",
+            "externalId: 't1', speaker: 'ann', text: 'hello', embedding: $v, txFrom: datetime()})",
             v=vector,
         )
         with GraphClient(graph_settings(old)) as graph, pytest.raises(UnsupportedNeo4j, match="5.26.30 is too old"):
