@@ -141,7 +141,8 @@ def asked_for(query: str) -> str | None:
 
 
 _NOW = re.compile(
-    r"\b(now|nowadays|currently|current|these days|still|at the moment|at present|presently|any ?more|lately)\b",
+    r"\b(now|nowadays|currently|current|these days|still|at the moment|at present|presently|any ?more|no longer"
+    r"|lately|today|latest|most recent(?:ly)?)\b",
     re.IGNORECASE,
 )
 # The arms that rank by the question's words.

@@ -24,6 +24,16 @@ def unit(id: str, speaker: str, source: str, month: int, embedding: list[float])
 def test_questions_about_now_are_told_by_their_words():
     assert about_now("Where does Maria live now?") and about_now("Does Sam still play the cello?")
     assert not about_now("Where did Maria live in March?")
+    for question in (
+        "Where does Maria work today?",
+        "What is Tom's latest job?",
+        "Is Sam no longer teaching?",
+        "Which car did Maria buy most recently?",
+        "What is Priya's most recent diet?",
+    ):
+        assert about_now(question), question
+    # "recently" alone tells of a past occasion ("What workshop did Caroline attend recently?")
+    assert not about_now("What workshop did Caroline attend recently?")
     # a time named that is not today: the question is about then
     assert not about_now("What was John currently doing as a volunteer in August 2023?")
     assert about_now("Is Sam still in Cardiff today?")
