@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     current.add_argument("--k", type=at_least_one, default=20)
     current.add_argument("--verbose", action="store_true", help="each question's ranks of both statements")
     current.add_argument(
+        "--other-words", action="store_true", help="the same matters asked with today, latest, no longer…"
+    )
+    current.add_argument(
         "--same-matter", type=float, nargs="*", default=[], help="also score these same-matter cosines, same run"
     )
 

@@ -108,6 +108,23 @@ QUESTIONS: list[tuple[str, str, str]] = [
     ("What hobby does Sam have at the moment?", "jan-7", "jun-3"),
 ]
 
+# `--other-words`: the same matters asked with the other words that say now (written after those above,
+# with the words `about_now` reads, so a check of the words, not of the chats)
+IN_OTHER_WORDS: list[tuple[str, str, str]] = [
+    ("Where does Maria live today?", "jan-0", "sep-0"),
+    ("What is the latest car Maria drives?", "jan-2", "jun-2"),
+    ("What is Tom's most recent job?", "jan-1", "jun-0"),
+    ("Does Tom no longer have his cat?", "jan-3", "sep-3"),
+    ("What diet is Priya on today?", "jan-4", "jun-1"),
+    ("Where has Priya worked most recently?", "jan-5", "sep-1"),
+    ("Where does Sam teach today?", "jan-6", "sep-2"),
+    ("Is Sam no longer playing the cello?", "jan-7", "jun-3"),
+    ("Which city did Sam move to most recently?", "jan-6", "sep-2"),
+    ("What is Priya's latest job?", "jan-5", "sep-1"),
+    ("How does Maria get around today?", "jan-2", "jun-2"),
+    ("What is Sam's latest hobby?", "jan-7", "jun-3"),
+]
+
 
 def right(found: list[str], earlier: str, later: str) -> bool:
     """The later statement in the top 3, and above the earlier one."""
@@ -131,7 +148,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         ] + [(f"same matter at {t:.2f}", None, t) for t in args.same_matter]
         scores: dict[str, list[bool]] = {name: [] for name, _, _ in runs}
         took: list[float] = []
-        for question, earlier, later in QUESTIONS:
+        for question, earlier, later in IN_OTHER_WORDS if args.other_words else QUESTIONS:
             for name, arms, same_matter in runs:
                 present.SAME_MATTER = same_matter
                 request = RecallRequest(question, TimeScope.now(), k=args.k, arms=arms, include_provenance=True)
