@@ -108,21 +108,28 @@ QUESTIONS: list[tuple[str, str, str]] = [
     ("What hobby does Sam have at the moment?", "jan-7", "jun-3"),
 ]
 
-# `--other-words`: the same matters asked with the other words that say now (written after those above,
-# with the words `about_now` reads, so a check of the words, not of the chats)
+# `--other-words`: each of those matters asked with the other words that say now, in the same order
+# (written after those above, with the words `about_now` reads, so a check of the words, not of the chats)
 IN_OTHER_WORDS: list[tuple[str, str, str]] = [
-    ("Where does Maria live today?", "jan-0", "sep-0"),
-    ("What is the latest car Maria drives?", "jan-2", "jun-2"),
-    ("What is Tom's most recent job?", "jan-1", "jun-0"),
-    ("Does Tom no longer have his cat?", "jan-3", "sep-3"),
-    ("What diet is Priya on today?", "jan-4", "jun-1"),
-    ("Where has Priya worked most recently?", "jan-5", "sep-1"),
-    ("Where does Sam teach today?", "jan-6", "sep-2"),
-    ("Is Sam no longer playing the cello?", "jan-7", "jun-3"),
-    ("Which city did Sam move to most recently?", "jan-6", "sep-2"),
-    ("What is Priya's latest job?", "jan-5", "sep-1"),
-    ("How does Maria get around today?", "jan-2", "jun-2"),
-    ("What is Sam's latest hobby?", "jan-7", "jun-3"),
+    (asked, earlier, later)
+    for asked, (_, earlier, later) in zip(
+        [
+            "Where does Maria live today?",
+            "What is the latest car Maria drives?",
+            "What is Tom's most recent job?",
+            "Does Tom no longer have his cat?",
+            "What diet is Priya on today?",
+            "Where has Priya worked most recently?",
+            "Where does Sam teach today?",
+            "Is Sam no longer playing the cello?",
+            "Which city did Sam move to most recently?",
+            "What is Priya's latest job?",
+            "How does Maria get around today?",
+            "What is Sam's latest hobby?",
+        ],
+        QUESTIONS,
+        strict=True,
+    )
 ]
 
 
