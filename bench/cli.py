@@ -166,6 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     mcp_start = kinds.add_parser("mcp-start", help="donto mcp: seconds to its tool list, then to its first recall")
     mcp_start.add_argument("--runs", type=at_least_one, default=5, help="starts, the medians printed")
 
+    rankings = kinds.add_parser("rankings", help="every question's top k written down, compared with an earlier run")
+    rankings.add_argument("--data", action="append", required=True, help="a LoCoMo or REALTALK JSON file (repeatable)")
+    rankings.add_argument("--out", required=True, help="the JSON file the rankings are written to")
+    rankings.add_argument("--compare", help="an earlier run's file: print the rankings that differ, exit 1 if any")
+    rankings.add_argument("--k", type=at_least_one, default=40)
+    rankings.add_argument("--fresh", action="store_true", help="write into new workspaces, not those of a run before")
+
     for kind in kinds.choices.values():
         kind.add_argument(
             "--throwaway",
