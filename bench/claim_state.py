@@ -29,7 +29,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         with_state: list[float] = []
         without_state: list[float] = []
         bundles_with_claims = asked = 0
-        walk = memory.recall._attach_states
+        walk = memory.recall.attach_states
         for sample in data:
             workspace = f"state-{sample['sample_id']}-{uuid.uuid4().hex[:6]}"
             dates = {key: when for key, when, _ in conversation_turns(sample["conversation"])}
@@ -52,14 +52,14 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                     continue
                 request = RecallRequest(str(qa["question"]), TimeScope.now(), k=args.k)
                 for states in (True, False) if asked % 2 == 0 else (False, True):  # interleaved, either first
-                    memory.recall._attach_states = walk if states else (lambda *a, **k: None)  # type: ignore[method-assign]
+                    memory.recall.attach_states = walk if states else (lambda *a, **k: None)  # type: ignore[method-assign]
                     started = time.perf_counter()
                     items = memory.recall.recall(workspace, request).items
                     (with_state if states else without_state).append((time.perf_counter() - started) * 1000)
                     if states:
                         bundles_with_claims += any(i.object is not None for i in items)
                 asked += 1
-        memory.recall._attach_states = walk  # type: ignore[method-assign]
+        memory.recall.attach_states = walk  # type: ignore[method-assign]
     on, off = statistics.median(with_state), statistics.median(without_state)
     print(
         f"recall k={args.k} over {asked} questions, {bundles_with_claims} bundles with claim items "

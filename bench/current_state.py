@@ -19,7 +19,8 @@ from datetime import UTC, datetime
 from bench.common import bench_settings
 from donto.episodes.service import NewTurn
 from donto.memory import Memory
-from donto.recall import present, recipes
+from donto.recall import present
+from donto.recall.english import ENGLISH, English
 from donto.recall.service import RecallRequest
 from donto.settings import Settings
 from donto.temporal.scope import TimeScope
@@ -133,6 +134,16 @@ IN_OTHER_WORDS: list[tuple[str, str, str]] = [
 ]
 
 
+class NeverNow(English):
+    """English in which no question is about now: recall without the present step."""
+
+    def says_now(self, question: str) -> bool:
+        return False
+
+
+NEVER_NOW = NeverNow()
+
+
 def right(found: list[str], earlier: str, later: str) -> bool:
     """The later statement in the top 3, and above the earlier one."""
     if later not in found[:3]:
@@ -142,7 +153,6 @@ def right(found: list[str], earlier: str, later: str) -> bool:
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
     workspace = f"current-{uuid.uuid4().hex[:6]}"
-    now = recipes.about_now
     with bench_settings(settings, args.throwaway) as s, Memory(s).open() as memory:
         for session, started, said in SESSIONS:
             at = datetime.fromisoformat(started).astimezone(UTC)
@@ -161,7 +171,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 request = RecallRequest(question, TimeScope.now(), k=args.k, arms=arms, include_provenance=True)
                 # the same recall with the present step left out (the latest word first, and the full-text
                 # arms off): what it is worth, in the same run
-                recipes.about_now = (lambda q, now=None: False) if name == "without the present step" else now  # type: ignore[assignment]
+                memory.recall.language = NEVER_NOW if name == "without the present step" else ENGLISH
                 started_at = time.perf_counter()
                 items = memory.recall.recall(workspace, request).items
                 if name == "donto":
@@ -174,7 +184,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                         f"{mark} {question}  later {later} at {rank(found, later)}, earlier {earlier} at "
                         f"{rank(found, earlier)}"
                     )
-    recipes.about_now, present.SAME_MATTER = now, runs[0][2]
+    present.SAME_MATTER = runs[0][2]
     for name, marks in scores.items():
         print(f"{name:24} later statement first, in the top 3: {sum(marks)} of {len(marks)}")
     print(f"recall k={args.k} p50 {statistics.median(took):.1f} ms [{memory.encoder.name}]")

@@ -12,6 +12,7 @@ from donto.errors import IndexUnavailable
 from donto.graph.client import GraphClient
 from donto.recall.arms import ARMS, QueryVectors, arm_params, run_arms
 from donto.recall.fusion import Candidate
+from donto.recall.question import read
 from donto.temporal.scope import TimeScope
 from support import Api, claim
 
@@ -632,7 +633,7 @@ def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remember
     together = run_arms(memory.graph, arms, workspace, question, vector, 20, scope)
     assert together.holds == {"turns": True, "claims": True, "documents": False}
     for arm, rows in zip(arms, together.rows):
-        own = arm_params(arm, question, vector, 20, scope)
+        own = arm_params(arm, read(question, scope.known_at), vector, 20)
         assert own is not None, arm.name
         alone = memory.graph.read_list(arm.query, workspace=workspace, **scope.params(), **own)
         assert rows == alone and rows, arm.name
@@ -740,7 +741,11 @@ def test_a_vector_arm_leaves_its_index_alone_where_the_workspace_holds_none_of_i
     for arm in ("claim_vector", "turn_vector", "passage_vector", "exchange_vector"):
         query = memory.graph.queries[ARMS[arm].query]
         for ws in (workspace, other):
-            params = {"workspace": ws, **scope.params(), **arm_params(ARMS[arm], "bees", vector, 20, scope)}
+            params = {
+                "workspace": ws,
+                **scope.params(),
+                **arm_params(ARMS[arm], read("bees", scope.known_at), vector, 20),
+            }
             summary = memory.graph.read(lambda tx: tx.run("PROFILE " + query.text, params).consume())  # noqa: B023
             profiled[arm, ws] = _searches(summary.profile)
     # Each arm searched where its kind is, and only there.

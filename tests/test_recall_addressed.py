@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from donto.memory import Memory
 from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as
+from donto.recall.english import ENGLISH
 from support import Api
 
 # The chat app labels her "Emi"; Elise calls her Kate. Elise paints too, and says so at length.
@@ -79,4 +80,4 @@ def test_addresses_in_a_group_chat_name_no_one(api: Api, memory: Memory):
     api.episode("pair", "2024-03-02T10:00:00Z", group[:2] + [("Elise", "Thanks, Kate!"), ("Elise", "Bye Kate!")])
     rows = turns_saying(memory, api.workspace, "Kate")
     assert {r["addressee"] for r in rows} == {"Emi"}
-    assert addressed_as(rows) == {"kate": "Emi"}
+    assert addressed_as(rows, ENGLISH) == {"kate": "Emi"}

@@ -7,22 +7,17 @@ switched on and off by name like the arms."""
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from datetime import time as dtime
 from typing import Any
 
 from donto.errors import IndexUnavailable
 from donto.graph.client import GraphClient
 from donto.recall.coverage import COVER_ARMS, SPEAKER_COVER, TEXT_COVER, VECTOR_COVER, cover_params
-from donto.recall.lucene import STOPWORDS, lucene_query
-from donto.temporal.phrases import resolve_time_expressions
+from donto.recall.question import Question
 from donto.temporal.scope import TimeScope
 
 log = logging.getLogger(__name__)
-_WORDS = re.compile(r"[\w']+", re.UNICODE)
 
 # Candidates the full-text arm ranks before the workspace and time scope filter them down to its limit.
 CANDIDATES_PER_RESULT = 4
@@ -53,18 +48,30 @@ class Arm:
     index: str | None  # the vector or full-text index it searches: while that one builds, the arm is left out
     needs_time: bool = False  # fires only when the query names a time
     widens: bool = True  # a vector arm asks again for more when the time scope leaves it short
+    # Its rows' `score` is the unit's (or claim's) cosine to the question, one model, one measure: the
+    # steps that weigh how near a unit is (present.claims_compete) read it. A coverage arm's or the time
+    # window's rows are ranked by other things first.
+    cosine: bool = False
 
 
 ARMS: dict[str, Arm] = {
     arm.name: arm
     for arm in (
-        Arm("turn_vector", query="recall_turn_vector", uses_vector=True, holds=("turns",), index="turn_embedding"),
+        Arm(
+            "turn_vector",
+            query="recall_turn_vector",
+            uses_vector=True,
+            holds=("turns",),
+            index="turn_embedding",
+            cosine=True,
+        ),
         Arm(
             "passage_vector",
             query="recall_passage_vector",
             uses_vector=True,
             holds=("turns", "documents"),
             index="passage_embedding",
+            cosine=True,
         ),
         Arm(
             "exchange_vector",
@@ -72,6 +79,7 @@ ARMS: dict[str, Arm] = {
             uses_vector=True,
             holds=("turns",),
             index="turn_context_embedding",
+            cosine=True,
         ),
         Arm(
             "passage_context_vector",
@@ -79,8 +87,16 @@ ARMS: dict[str, Arm] = {
             uses_vector=True,
             holds=("documents",),
             index="passage_context_embedding",
+            cosine=True,
         ),
-        Arm("claim_vector", query="recall_claim_vector", uses_vector=True, holds=("claims",), index="claim_embedding"),
+        Arm(
+            "claim_vector",
+            query="recall_claim_vector",
+            uses_vector=True,
+            holds=("claims",),
+            index="claim_embedding",
+            cosine=True,
+        ),
         Arm("fulltext", query="recall_fulltext", uses_vector=False, holds=(), index="recall_search"),
         Arm(
             "session_fulltext",
@@ -129,9 +145,7 @@ SPEAKERS = "speakers"  # not an index: turns said by someone the query names gai
 ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS, SPEAKERS)
 
 
-def arm_params(
-    arm: Arm, question: str, vectors: QueryVectors | None, limit: int, scope: TimeScope
-) -> dict[str, Any] | None:
+def arm_params(arm: Arm, question: Question, vectors: QueryVectors | None, limit: int) -> dict[str, Any] | None:
     """The parameters of the arm's query beyond the workspace and time scope, or None where it
     cannot fire: a full-text arm when the question has no searchable word, the time-window arm
     when it names no time."""
@@ -141,14 +155,13 @@ def arm_params(
     if arm.name in COVER_ARMS:
         return cover_params(arm.name, question, units, limit)
     if arm.needs_time:
-        window = time_window(question, scope.known_at)
+        window = question.window
         return None if window is None else {"vector": units, "limit": limit, **window}
     if not arm.uses_vector:
-        lucene = lucene_query(question)
-        if lucene is None:
+        if question.lucene is None:
             return None
         # Its own name: the vector arms' `candidates` (their limit) is another value in the same statement.
-        return {"lucene": lucene, "fulltext_candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
+        return {"lucene": question.lucene, "fulltext_candidates": limit * CANDIDATES_PER_RESULT, "limit": limit}
     return {"vector": units, "candidates": limit, "limit": limit}
 
 
@@ -170,29 +183,11 @@ class ArmsFound:
     linked: dict[str, list[str]] = field(default_factory=dict)  # a key the question names -> keys SAME_AS it
 
 
-MAX_MENTIONS = 200  # candidate entity keys a question is looked up as
-
-
-def mentions(question: str) -> list[str]:
-    """The entity keys a question may name: its words, and runs of two and three of them, as keys
-    are made (lower case, joined by '-'); one-letter words and stop words alone are left out."""
-    words = [w.strip("'").lower() for w in _WORDS.findall(question)]
-    words = [w for w in words if w]
-    keys: list[str] = []
-    for size in (1, 2, 3):
-        for i in range(len(words) - size + 1):
-            run = words[i : i + size]
-            if size == 1 and (len(run[0]) < 2 or run[0] in STOPWORDS):
-                continue
-            keys.append("-".join(run))
-    return list(dict.fromkeys(keys))[:MAX_MENTIONS]
-
-
 def run_arms(
     graph: GraphClient,
     arms: Sequence[Arm],
     workspace: str,
-    question: str,
+    question: Question,
     vectors: QueryVectors | None,
     limit: int,
     scope: TimeScope,
@@ -204,10 +199,10 @@ def run_arms(
     or `donto reembed` rebuilding it) is left out, and named in `unavailable`, rather than failing
     the whole recall."""
     params: dict[str, Any] = {"workspace": workspace, **scope.params()}
-    params["mentions"] = mentions(question) if follow_identity else []
+    params["mentions"] = question.mentions if follow_identity else []
     firing = []
     for arm in arms:
-        own = arm_params(arm, question, vectors, limit, scope)
+        own = arm_params(arm, question, vectors, limit)
         if own is None:
             continue
         firing.append(arm)
@@ -257,23 +252,3 @@ def widened(
         candidates = min(candidates * 8, MAX_CANDIDATES)
         rows = fetch(candidates)
     return rows
-
-
-def time_window(question: str, now: datetime) -> dict[str, Any] | None:
-    """The time a question names ("in May 2023", "on 8 May, 2023", "last week"), as the parameters
-    of the time-window arm; a day gets a day's slack either side for time zones."""
-    mentions = resolve_time_expressions(question, now)
-    if not mentions:
-        return None
-    first = mentions[0]
-    slack = timedelta(days=1 if first.granularity == "day" else 0)
-    try:
-        start, end = first.date_from - slack, first.date_to + slack
-        return {
-            "date_from": start,
-            "date_to": end,
-            "window_from": datetime.combine(start, dtime.min, tzinfo=UTC),
-            "window_to": datetime.combine(end + timedelta(days=1), dtime.min, tzinfo=UTC),
-        }
-    except OverflowError:  # a day at the very edge of the calendar: recall without the window
-        return None

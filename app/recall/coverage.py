@@ -9,12 +9,9 @@ is nominated, and fusion weighs them with the rest."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from donto.recall.lucene import STOPWORDS, lucene_query
-
-_WORDS = re.compile(r"\w+")
+from donto.recall.question import Question
 
 VECTOR_COVER = "session_cover"  # the query vector's best turns of each session
 TEXT_COVER = "session_cover_text"  # the question's words' best turns of each session
@@ -27,7 +24,7 @@ COVER_CANDIDATES = 400
 COVER_PER_SESSION = 1  # turns each session contributes
 
 
-def cover_params(arm: str, question: str, vector: list[float] | None, limit: int) -> dict[str, Any] | None:
+def cover_params(arm: str, question: Question, vector: list[float] | None, limit: int) -> dict[str, Any] | None:
     """The parameters of a coverage arm's query beyond the workspace and time scope (None: it cannot fire)."""
     if arm == VECTOR_COVER:
         return {
@@ -37,19 +34,17 @@ def cover_params(arm: str, question: str, vector: list[float] | None, limit: int
             "limit": limit,
         }
     if arm == SPEAKER_COVER:
-        names = sorted({w.lower() for w in _WORDS.findall(question) if len(w) > 2} - STOPWORDS)
         return {
             "vector": vector,
-            "cover_names": names,
+            "cover_names": question.cover_names,
             "cover_candidates": COVER_CANDIDATES,
             "cover_per_session": COVER_PER_SESSION,
             "limit": limit,
         }
-    lucene = lucene_query(question)
-    if lucene is None:
+    if question.lucene is None:
         return None
     return {
-        "lucene": lucene,
+        "lucene": question.lucene,
         "cover_text_candidates": COVER_CANDIDATES,
         "cover_per_session": COVER_PER_SESSION,
         "limit": limit,

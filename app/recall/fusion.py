@@ -11,7 +11,7 @@ turn id to {sessionExternalId, speaker} (the sessions' and speakers' steps) or {
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,15 +100,15 @@ def credit_groups(
     return ranked(ranking)
 
 
-def boost_speakers(ranking: list[Candidate], places: Places, question: str, recipe: Recipe) -> list[Candidate]:
+def boost_speakers(ranking: list[Candidate], places: Places, words: Collection[str], recipe: Recipe) -> list[Candidate]:
     """Questions name the person they are about ("What does Melanie paint?"); what she says
     rarely names her. A turn (or a transcript's passage) said by someone the question names (any
-    word of the speaker's name longer than two letters) has its score multiplied."""
-    words = {w.lower() for w in re.findall(r"\w+", question)}
+    word of the speaker's name longer than two letters, among the question's lower-case `words`) has
+    its score multiplied."""
     for c in ranking:
         if c.kind in UNITS and c.id in places:
             names = {w.lower() for w in re.findall(r"\w+", places[c.id].get("speaker") or "") if len(w) > 2}
-            if names & words:
+            if not names.isdisjoint(words):
                 c.score *= recipe.speaker_boost
     return ranked(ranking)
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from donto.recall.arms import ARMS
 from donto.recall.fusion import UNITS, Candidate, ranked
 from donto.recall.render import RecallItem, date_label
 from donto.temporal.instants import read_instant
@@ -39,9 +40,6 @@ NOTE_CHARS = 90  # how much of the later statement an earlier item quotes
 # A bundle's matters are read among at least this many units (recall's default k): in a bundle of
 # three, the latest word on a matter can rank below the three it replaced, and must still lead it.
 MATTERS_AMONG = 20
-
-# The vector arms, each of which scores a unit by its cosine to the question on one scale.
-_VECTOR_ARMS = ("turn_vector", "passage_vector", "exchange_vector", "passage_context_vector")
 
 
 @dataclass(frozen=True)
@@ -88,8 +86,8 @@ def latest_first(
             next_of[i] = j
     if not next_of:
         return ranking, {}
-    # Moved in the list, not re-sorted by score: the order steps before this one set (the first items
-    # spread over sessions, a reranker's) stays where nothing was replaced.
+    # Moved in the list, not re-sorted by score, and no score changed: the order steps before this one
+    # set (the first items spread over sessions, a reranker's) stays where nothing was replaced.
     order = list(ranking)
     replaced: dict[str, Later] = {}
     for i in next_of:
@@ -102,7 +100,6 @@ def latest_first(
             if order.index(link) > order.index(below):
                 order.remove(link)
                 order.insert(order.index(below), link)
-                link.score = max(link.score, math.nextafter(below.score, math.inf))
             below = link
         row, when = rows[j], times[j]
         said = date_label(when) if when else ""
@@ -119,10 +116,11 @@ def note_replaced(item: RecallItem, later: Later) -> None:
 
 
 def cosines(names: Sequence[str], rows: Sequence[Sequence[Mapping[str, Any]]]) -> dict[tuple[str, str], float]:
-    """Each unit's and lone claim's best cosine to the question over the vector arms that found it."""
+    """Each unit's and lone claim's best cosine to the question over the arms that found it and score by
+    cosine (arms.Arm.cosine)."""
     found: dict[tuple[str, str], float] = {}
     for name, arm_rows in zip(names, rows):
-        if name not in (*_VECTOR_ARMS, "claim_vector"):
+        if not ARMS[name].cosine:
             continue
         for row in arm_rows:
             if name == "claim_vector":

@@ -1,32 +1,37 @@
 """Recall: a question in, a small dated evidence bundle out — no LLM involved.
 
-The steps, each in its own module: the arms (arms.py) rank turns, passages, sessions or claims,
-all in one statement; fusion (fusion.py, pure) merges their rankings by reciprocal rank with the weights
-of the question's recipe (recipes.py), then a turn gains from its session's full-text rank, from
-being said by someone the question names and from its session's other strong turns, and the ±1
-neighbours of the strongest turns join; an optional reranker (rerank.py) re-scores the top turns;
-rendering (render.py) makes the best `k` into items, trimmed to `max_tokens`. This module runs those
-steps in order and fetches what they need."""
+A pipeline of stages, declared in one place (PIPELINE, at the end of this module): the question is
+read once (question.py, through one language.Language) and routed to a recipe (recipes.py); the arms
+(arms.py) rank turns, passages, sessions or claims, all in one statement; fusion (fusion.py, pure)
+merges their rankings by reciprocal rank, then the steps after it score (a unit gains from its
+group's full-text rank, its speaker, its group's strength; neighbours join; claims compete) or order
+(a reranker, the spread over sessions, the latest word first) the candidates, and the best `k` are
+rendered (render.py) and trimmed to `max_tokens`. Every stage is one function of the request's
+`Recall`, the one object passed from stage to stage; what the stages read of units by id is read
+once a request (Details)."""
 
 from __future__ import annotations
 
 import math
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from donto.embedding.encoder import Encoder
 from donto.errors import IndexUnavailable, InvalidInput
 from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
 from donto.recall import fusion, present
-from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, impersonal, question_names, with_labels
-from donto.recall.arms import ARM_NAMES, ARMS, QueryVectors, run_arms
+from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, with_labels
+from donto.recall.arms import ARM_NAMES, ARMS, ArmsFound, QueryVectors, run_arms
+from donto.recall.english import ENGLISH
 from donto.recall.fusion import Candidate
-from donto.recall.recipes import Recipe, asked_for, route
+from donto.recall.language import Language
+from donto.recall.question import Question, read
+from donto.recall.recipes import Recipe, route
 from donto.recall.render import RecallItem, claim_item, passage_item, trim_to_tokens, turn_item
 from donto.recall.rerank import Reranker
 from donto.temporal.scope import TimeScope
@@ -78,6 +83,7 @@ class RecallService:
         claim_embeddings: ClaimEmbeddings,
         arm_weights: Mapping[str, float] | None = None,
         reranker: Reranker | None = None,
+        language: Language = ENGLISH,
     ):
         self.graph = graph
         self.encoder = encoder
@@ -85,14 +91,25 @@ class RecallService:
         self.claim_embeddings = claim_embeddings
         self.arm_weights = check_arm_weights(arm_weights or {})
         self.reranker = reranker
+        self.language = language
         # Not shut down with the Memory: a recall still running then fails on the closed driver, as
         # every other read does. Idle threads end with the executor (or at exit).
-        self._beside = ThreadPoolExecutor(BESIDE_ENCODING, thread_name_prefix="donto-recall-names")
+        self.beside = ThreadPoolExecutor(BESIDE_ENCODING, thread_name_prefix="donto-recall-names")
 
     def recall(self, workspace: str, request: RecallRequest) -> RecallResult:
         started = time.perf_counter()
+        r = self.begin(workspace, request)
+        for stage in PIPELINE:
+            if stage.when(r):
+                stage.run(r)
+        took = (time.perf_counter() - started) * 1000
+        return RecallResult(r.items, took, r.found.unavailable if r.found else (), r.read_as)
+
+    def begin(self, workspace: str, request: RecallRequest) -> Recall:
+        """The request's Recall: its question read, its recipe routed, named and weighed."""
         factors = self.arm_weights if request.arm_weights is None else check_arm_weights(request.arm_weights)
-        recipe = route(request.query, now=request.scope.known_at)
+        question = read(request.query, request.scope.known_at, self.language)
+        recipe = route(question)
         if request.arms is not None:
             for i, name in enumerate(request.arms):
                 if name not in ARM_NAMES:
@@ -100,135 +117,9 @@ class RecallService:
             recipe = recipe.only(list(request.arms))
         # Named, then weighed: a factor of 0 keeps an arm off even where the request names it.
         recipe = recipe.weighed(factors)
-        per_arm = max(recipe.per_arm, request.k)
+        return Recall(self, workspace, request, question, recipe, Details(self.graph, workspace, request.scope))
 
-        # An arm weighed to 0 is not run at all.
-        names = [name for name, weight in recipe.weights.items() if weight > 0]
-        arms = [ARMS[name] for name in names]
-        uses_vector = any(arm.uses_vector for arm in arms)
-        question, scope = request.query, request.scope
-        # Whom the question's names address is read while the question is encoded: one waits on the
-        # model's threads, the other on Neo4j's socket.
-        addressed: Future[dict[str, str]] | None = None
-        spoken: set[str] = set()  # the question's names that are speakers: the vector arms ask without them
-        if named := question_names(question):
-            # Read first (a millisecond alone; beside the reading of addresses, four).
-            if uses_vector:
-                spoken = self._speakers_named(workspace, named, scope)
-            addressed = self._beside.submit(self._addressed, workspace, named, scope)
-        vectors = self._query_vectors(question, recipe, spoken) if uses_vector else None
-        read_as = addressed.result() if addressed is not None else {}
-        if read_as:
-            # The question calls someone by the name the chat addressed them by, not the label their
-            # turns carry: it is asked by the label (addressed.py), which the vector arms leave out too.
-            question = with_labels(question, read_as)
-            spoken |= set(read_as.values())
-            vectors = self._query_vectors(question, recipe, spoken) if uses_vector else None
-        found = run_arms(self.graph, arms, workspace, question, vectors, per_arm, scope)
-        # Read our own writes: claims and document passages the embedder has not reached yet are not
-        # in the vector indexes (nor claims in the full-text one, :Searchable); they are embedded now,
-        # and the arms that find them asked again.
-        embedded_arms = [name for name in EMBEDDED_ARMS if name in names and name not in found.unavailable]
-        if (
-            embedded_arms
-            and (found.holds["claims"] or found.holds["documents"])
-            and self.claim_embeddings.drain(workspace, max_claims=DRAIN_BEFORE_RECALL)
-        ):
-            again = run_arms(
-                self.graph, [ARMS[n] for n in embedded_arms], workspace, question, vectors, per_arm, scope, False
-            )
-            for name, rows in zip(embedded_arms, again.rows):
-                found.rows[names.index(name)] = rows
-        # Identity: keys linked (SAME_AS) to those the question names count as named too. The full-text
-        # arm is asked again with their words, and the speakers' step reads them.
-        if also := identity_words(question, found.linked):
-            question = f"{question} {also}"
-            lexical = [n for n in ("fulltext",) if n in names and n not in found.unavailable]
-            if lexical:
-                again = run_arms(
-                    self.graph, [ARMS[n] for n in lexical], workspace, question, None, per_arm, scope, False
-                )
-                for name, rows in zip(lexical, again.rows):
-                    found.rows[names.index(name)] = rows
-        candidates: fusion.Candidates = {}
-        for name, rows in zip(names, found.rows):  # fused in recipe order, so ties break the same way every time
-            fusion.fuse(candidates, name, recipe.weights[name], rows, recipe)
-        # Session and document hits are not items: they only lift the units within them (below).
-        groups = {key: candidates.pop(key) for key in [key for key in candidates if key[0] in fusion.GROUPS]}
-        ranking = fusion.ranked(candidates.values())
-        pool = request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)
-        # Fusion weighs a pool of units by where they sit; the arms said so for the units they found.
-        pool_units = [c for c in ranking if c.kind in fusion.UNITS][:pool]
-        places = self._places(workspace, pool_units, found.rows)
-        if groups:
-            ranking = fusion.credit_groups(ranking, places, groups)
-        if recipe.speaker_boost != 1.0:
-            ranking = fusion.boost_speakers(ranking, places, question, recipe)
-        if recipe.session_share:
-            ranking = fusion.weigh_groups(ranking, places, recipe)
-        # One read for the strongest units' neighbours and the details of every unit that can be chosen
-        # (a statement for turns, one for document passages, each only when there are some): neighbours
-        # only push the others down, so the chosen are among the best k before and the neighbours.
-        strongest = [c for c in ranking if c.kind in fusion.UNITS][: recipe.neighbours_of]
-        best = [c for c in ranking[: request.k] if c.kind in fusion.UNITS]
-        neighbours, turns, passages = self._around(workspace, strongest, best, scope)
-        if recipe.neighbours_of:
-            ranking = fusion.add_neighbours(ranking, neighbours, recipe, candidates)
-        # Claims placed by how near they are (present.py): on scores, so before the steps that only
-        # reorder (the reranker's, the spreading's), which a sort by score would undo.
-        if any(c.kind == "claim" for c in ranking[: 2 * request.k]):
-            ranking = self._claims_compete(workspace, ranking, names, found.rows, scope, 2 * request.k)
-        if self.reranker is not None and request.rerank:
-            top = [c.id for c in ranking[: self.reranker.depth] if c.kind == "turn" and c.id not in turns]
-            turns.update(self._by_id(workspace, "recall_turns", top))
-            ranking = self.reranker.rerank(request.query, ranking, turns)
-
-        # The first items from different sessions (route leaves them as fused after one occasion).
-        if recipe.spread_top:
-            ranking = self._spread(workspace, ranking, recipe, turns, passages)
-
-        # On a question about the present, each matter's latest statement first (present.py).
-        later: dict[str, present.Later] = {}
-        if recipe.latest_first:
-            depth = max(request.k, present.MATTERS_AMONG)
-            top = [c.id for c in ranking if c.kind in fusion.UNITS][:depth]
-            ranking, later = present.latest_first(ranking, self._by_id(workspace, "recall_present_units", top), depth)
-
-        # A document line's passages come back as one item: where each passage lies is in its details.
-        unread = [c.id for c in ranking[: 2 * request.k] if c.kind == "passage" and c.id not in passages]
-        passages.update(self._passages(workspace, unread))
-        runs = {i: (f"{p['documentId']}:{p['blockStart']}", p["seq"]) for i, p in passages.items()}
-        picked = fusion.chosen_items(ranking, request.k, runs)
-        chosen = [item[0] for item in picked]
-        turns.update(
-            self._by_id(workspace, "recall_turns", [c.id for c in chosen if c.kind == "turn" and c.id not in turns])
-        )
-        passages.update(
-            self._passages(workspace, [c.id for c in chosen if c.kind == "passage" and c.id not in passages])
-        )
-        claims = self._by_id(workspace, "recall_claims", [c.id for c in chosen if c.kind == "claim"])
-        with_provenance = request.include_provenance
-        items = [
-            turn_item(group[0], turns[group[0].id], with_provenance)
-            if group[0].kind == "turn"
-            else passage_item(group[0], [passages[c.id] for c in group], with_provenance)
-            if group[0].kind == "passage"
-            else claim_item(group[0], claims[group[0].id], with_provenance)
-            for group in picked
-        ]
-        for group, item in zip(picked, items):
-            if group[0].id in later:
-                present.note_replaced(item, later[group[0].id])
-        sources = self._by_id(workspace, "recall_claim_passages", [c.id for c in chosen if c.kind == "claim"])
-        for c, item in zip(chosen, items):
-            if c.kind == "claim" and c.id in sources:
-                present.with_sentence(item, sources[c.id])
-        self._attach_states(workspace, chosen, items, request.scope, with_provenance)
-        if request.max_tokens is not None:
-            items = trim_to_tokens(items, request.max_tokens)
-        return RecallResult(items, (time.perf_counter() - started) * 1000, found.unavailable, read_as)
-
-    def _addressed(self, workspace: str, names: list[str], scope: TimeScope) -> dict[str, str]:
+    def addressed(self, workspace: str, names: list[str], scope: TimeScope) -> dict[str, str]:
         """{name: the speaker it addresses} for the question's `names` that the chat calls a speaker
         by (addressed.py); none while the full-text index it reads is being built."""
         try:
@@ -241,9 +132,9 @@ class RecallService:
             )
         except IndexUnavailable:
             return {}
-        return addressed_as(rows)
+        return addressed_as(rows, self.language)
 
-    def _speakers_named(self, workspace: str, names: list[str], scope: TimeScope) -> set[str]:
+    def speakers_named(self, workspace: str, names: list[str], scope: TimeScope) -> set[str]:
         """Which of the question's `names` are speakers in the workspace (recall_speakers_named); none
         while the full-text index it reads is being built."""
         try:
@@ -254,7 +145,7 @@ class RecallService:
             return set()
         return set(row["speakers"])
 
-    def _query_vectors(self, question: str, recipe: Recipe, speakers: set[str]) -> QueryVectors:
+    def query_vectors(self, question: Question, recipe: Recipe, speakers: set[str]) -> QueryVectors:
         """The vector arms' queries (arms.QueryVectors), one call of the encoder for all they need.
         Turns and passages: the question with the speakers it names said as "they", the question as
         asked beside it at `recipe.named_weight` (the name still says whose turns matter); claims:
@@ -262,112 +153,21 @@ class RecallService:
         kind's encoding is added to both at `asked_for_weight` (of the first vector's), so that a
         turn naming one ("a stray cat followed me") comes near though it shares none of the
         question's other words."""
-        asked = impersonal(question, speakers)
-        kind = asked_for(question) if recipe.asked_for_weight else None
-        texts = list(dict.fromkeys([asked, question, *([kind] if kind else [])]))
+        text = question.text
+        asked = self.language.impersonal(text, speakers)
+        kind = question.kind if recipe.asked_for_weight else None
+        texts = list(dict.fromkeys([asked, text, *([kind] if kind else [])]))
         if len(texts) == 1:
-            vector = self.encoder.encode_query(question)
+            vector = self.encoder.encode_query(text)
             return QueryVectors(vector, vector)
         encoded = dict(zip(texts, self.encoder.encode_queries(texts)))
         the_kind = [(encoded[kind], recipe.asked_for_weight)] if kind else []
-        claims = blend([(encoded[question], 1.0), *the_kind])
-        if asked == question:
+        claims = blend([(encoded[text], 1.0), *the_kind])
+        if asked == text:
             return QueryVectors(claims, claims)
-        return QueryVectors(blend([(encoded[asked], 1.0), (encoded[question], recipe.named_weight), *the_kind]), claims)
+        return QueryVectors(blend([(encoded[asked], 1.0), (encoded[text], recipe.named_weight), *the_kind]), claims)
 
-    def _claims_compete(
-        self,
-        workspace: str,
-        ranking: list[Candidate],
-        names: Sequence[str],
-        rows: Sequence[Sequence[Mapping[str, Any]]],
-        scope: TimeScope,
-        depth: int,
-    ) -> list[Candidate]:
-        """present.claims_compete, with the premise walk's word on which of the claims in the running
-        (the best `depth` candidates) a later one replaced."""
-        ids = [c.id for c in ranking[:depth] if c.kind == "claim"]
-        statuses = self.walk.status(workspace, ids, scope)
-        superseded_by = {
-            s.claim_id: [b for r in s.reasons if r.depth == 0 for b in r.by]
-            for s in statuses
-            if any(r.depth == 0 for r in s.reasons)
-        }
-        return present.claims_compete(ranking, present.cosines(names, rows), superseded_by)
-
-    def _places(
-        self, workspace: str, pool: Sequence[Candidate], rows: Sequence[Sequence[Mapping[str, Any]]]
-    ) -> dict[str, dict[str, Any]]:
-        """Each pool unit's session and speaker, or document: from the arms' rows where one found the
-        unit itself, read for the rest (turns only a claim's evidence cites)."""
-        wanted = {c.id for c in pool}
-        places: dict[str, dict[str, Any]] = {}
-        for arm_rows in rows:
-            for row in arm_rows:
-                unit_id, place = row.get("turnId") or row.get("passageId"), row.get("place")
-                if place is not None and unit_id in wanted and unit_id not in places:
-                    places[unit_id] = place
-        unplaced = [c.id for c in pool if c.id not in places and c.kind == "turn"]
-        places.update(self._by_id(workspace, "recall_turn_places", unplaced))
-        return places
-
-    def _spread(
-        self,
-        workspace: str,
-        ranking: list[Candidate],
-        recipe: Recipe,
-        turns: dict[str, dict[str, Any]],
-        passages: dict[str, dict[str, Any]],
-    ) -> list[Candidate]:
-        """fusion.spread_over_groups, with the details of the units it weighs (read here for those
-        past the best k, which the last read left out), kept in `turns` and `passages`."""
-        window = ranking[: 2 * recipe.spread_top]
-        turns.update(
-            self._by_id(workspace, "recall_turns", [c.id for c in window if c.kind == "turn" and c.id not in turns])
-        )
-        passages.update(
-            self._passages(workspace, [c.id for c in window if c.kind == "passage" and c.id not in passages])
-        )
-        spots = {i: (f"session:{t['sessionExternalId']}", t["seq"]) for i, t in turns.items()}
-        spots.update({i: (f"document:{p['documentId']}", p["seq"]) for i, p in passages.items()})
-        return fusion.spread_over_groups(ranking, spots, recipe)
-
-    def _passages(self, workspace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Document passages' details by id (recall_passages_around, asked for no neighbours)."""
-        if not ids:
-            return {}
-        around = self.graph.read_row("recall_passages_around", workspace=workspace, strongest=[], ids=list(ids))
-        return {p["id"]: p for p in around["passages"]}
-
-    def _around(
-        self, workspace: str, strongest: Sequence[Candidate], best: Sequence[Candidate], scope: TimeScope
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-        """The strongest units' neighbours ({id: {previousId, nextId}}), and the details of the best
-        units and those neighbours: turns by id, document passages by id."""
-        neighbours: dict[str, dict[str, Any]] = {}
-        turns: dict[str, dict[str, Any]] = {}
-        passages: dict[str, dict[str, Any]] = {}
-        strong, ids = [c.id for c in strongest if c.kind == "turn"], [c.id for c in best if c.kind == "turn"]
-        if strong or ids:
-            around = self.graph.read_row(
-                "recall_turns_around", workspace=workspace, strongest=strong, ids=ids, **scope.params()
-            )
-            neighbours.update({n["id"]: n for n in around["neighbours"]})
-            turns = {t["id"]: t for t in around["turns"]}
-        strong, ids = [c.id for c in strongest if c.kind == "passage"], [c.id for c in best if c.kind == "passage"]
-        if strong or ids:  # a document passage's neighbours are in its revision, so in the hit's time scope
-            around = self.graph.read_row("recall_passages_around", workspace=workspace, strongest=strong, ids=ids)
-            neighbours.update({n["id"]: n for n in around["neighbours"]})
-            passages = {p["id"]: p for p in around["passages"]}
-        return neighbours, turns, passages
-
-    def _by_id(self, workspace: str, query: str, ids: Sequence[str], **params: Any) -> dict[str, dict[str, Any]]:
-        """The rows of `query` (recall_turns, recall_turn_places, recall_claims) for `ids`, by id."""
-        if not ids:
-            return {}
-        return {r["id"]: r for r in self.graph.read_list(query, workspace=workspace, ids=list(ids), **params)}
-
-    def _attach_states(
+    def attach_states(
         self,
         workspace: str,
         chosen: list[Candidate],
@@ -391,6 +191,336 @@ class RecallService:
             if p is not None and p.claim_ids:
                 worst = [statuses[i].status for i in p.claim_ids if i in statuses]
                 p.status = POTENTIALLY_STALE if POTENTIALLY_STALE in worst else UNVERIFIED
+
+
+class Details:
+    """What the stages read of units by id, each read once a request: turns, document passages, the
+    neighbours of the strongest, and rows of the other by-id queries."""
+
+    def __init__(self, graph: GraphClient, workspace: str, scope: TimeScope):
+        self.graph, self.workspace, self.scope = graph, workspace, scope
+        self.turns: dict[str, dict[str, Any]] = {}
+        self.passages: dict[str, dict[str, Any]] = {}
+        self.neighbours: dict[str, dict[str, Any]] = {}  # unit id -> {previousId, nextId}
+
+    def around(self, strongest: Sequence[Candidate], best: Sequence[Candidate]) -> None:
+        """The strongest units' neighbours, and the details of the best units and those neighbours."""
+        strong, ids = [c.id for c in strongest if c.kind == "turn"], [c.id for c in best if c.kind == "turn"]
+        if strong or ids:
+            around = self.graph.read_row(
+                "recall_turns_around", workspace=self.workspace, strongest=strong, ids=ids, **self.scope.params()
+            )
+            self.neighbours.update({n["id"]: n for n in around["neighbours"]})
+            self.turns.update({t["id"]: t for t in around["turns"]})
+        strong, ids = [c.id for c in strongest if c.kind == "passage"], [c.id for c in best if c.kind == "passage"]
+        if strong or ids:  # a document passage's neighbours are in its revision, so in the hit's time scope
+            around = self.graph.read_row("recall_passages_around", workspace=self.workspace, strongest=strong, ids=ids)
+            self.neighbours.update({n["id"]: n for n in around["neighbours"]})
+            self.passages.update({p["id"]: p for p in around["passages"]})
+
+    def of(self, candidates: Sequence[Candidate]) -> None:
+        """The details of these candidates' turns and passages, where not read already."""
+        turns = [c.id for c in candidates if c.kind == "turn" and c.id not in self.turns]
+        self.turns.update(self.by_id("recall_turns", turns))
+        passages = [c.id for c in candidates if c.kind == "passage" and c.id not in self.passages]
+        if passages:  # recall_passages_around, asked for no neighbours
+            around = self.graph.read_row("recall_passages_around", workspace=self.workspace, strongest=[], ids=passages)
+            self.passages.update({p["id"]: p for p in around["passages"]})
+
+    def by_id(self, query: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The rows of `query` (recall_turns, recall_turn_places, recall_claims...) for `ids`, by id."""
+        if not ids:
+            return {}
+        return {r["id"]: r for r in self.graph.read_list(query, workspace=self.workspace, ids=list(ids))}
+
+
+@dataclass
+class Recall:
+    """One request's work, passed from stage to stage: what each stage hands the next."""
+
+    service: RecallService
+    workspace: str
+    request: RecallRequest
+    question: Question
+    recipe: Recipe
+    details: Details
+    speakers: set[str] = field(default_factory=set)  # the question's names that are speakers
+    addressed: Future[dict[str, str]] | None = None  # whom its names address, read beside the encoding
+    read_as: dict[str, str] = field(default_factory=dict)  # a name the chat calls a speaker -> their label
+    vectors: QueryVectors | None = None
+    found: ArmsFound | None = None
+    candidates: fusion.Candidates = field(default_factory=dict)  # units and claims
+    groups: dict[tuple[str, str], Candidate] = field(default_factory=dict)  # sessions' and documents' hits
+    ranking: list[Candidate] = field(default_factory=list)
+    places: dict[str, dict[str, Any]] = field(default_factory=dict)  # pool units' session and speaker, or document
+    later: dict[str, present.Later] = field(default_factory=dict)  # a replaced unit -> what replaced it
+    picked: list[list[Candidate]] = field(default_factory=list)  # the items' candidates
+    items: list[RecallItem] = field(default_factory=list)
+
+    @property
+    def arms(self) -> list[str]:
+        """The arms run, in recipe order (so ties break the same way every time): an arm weighed to 0 is not."""
+        return [name for name, weight in self.recipe.weights.items() if weight > 0]
+
+    @property
+    def uses_vector(self) -> bool:
+        return any(ARMS[name].uses_vector for name in self.arms)
+
+    @property
+    def rows(self) -> list[list[dict[str, Any]]]:
+        """Each arm's rows, in the order of `arms`."""
+        return self.found.rows if self.found else []
+
+    def units(self, among: Sequence[Candidate] | None = None) -> list[Candidate]:
+        return [c for c in (self.ranking if among is None else among) if c.kind in fusion.UNITS]
+
+
+# ------------------------------------------------------------------------------------------- reads
+
+
+def read_speakers(r: Recall) -> None:
+    """Which of the question's names are speakers (the vector arms ask without them), and, beside
+    the encoding (one waits on the model's threads, the other on Neo4j's socket), whom they address."""
+    names = r.question.names
+    if r.uses_vector:  # a millisecond alone; beside the reading of addresses, four
+        r.speakers = r.service.speakers_named(r.workspace, names, r.request.scope)
+    r.addressed = r.service.beside.submit(r.service.addressed, r.workspace, names, r.request.scope)
+
+
+def encode(r: Recall) -> None:
+    r.vectors = r.service.query_vectors(r.question, r.recipe, r.speakers)
+
+
+def read_addressed(r: Recall) -> None:
+    """A question calling someone by the name the chat addressed them by, not the label their turns
+    carry, is asked by the label (addressed.py), which the vector arms leave out too."""
+    assert r.addressed is not None
+    r.read_as = r.addressed.result()
+    if r.read_as:
+        r.question = r.question.with_text(with_labels(r.question.text, r.read_as))
+        r.speakers |= set(r.read_as.values())
+        if r.uses_vector:
+            r.vectors = r.service.query_vectors(r.question, r.recipe, r.speakers)
+
+
+def search(r: Recall) -> None:
+    r.found = run_arms(
+        r.service.graph, [ARMS[n] for n in r.arms], r.workspace, r.question, r.vectors, per_arm(r), r.request.scope
+    )
+
+
+def search_own_writes(r: Recall) -> None:
+    """Read our own writes: claims and document passages the embedder has not reached yet are not in
+    the vector indexes (nor claims in the full-text one, :Searchable); they are embedded now, and the
+    arms that find them asked again."""
+    assert r.found is not None
+    embedded = [n for n in EMBEDDED_ARMS if n in r.arms and n not in r.found.unavailable]
+    if (
+        embedded
+        and (r.found.holds["claims"] or r.found.holds["documents"])
+        and r.service.claim_embeddings.drain(r.workspace, max_claims=DRAIN_BEFORE_RECALL)
+    ):
+        search_again(r, embedded, r.vectors)
+
+
+def follow_identity(r: Recall) -> None:
+    """Keys linked (SAME_AS) to those the question names count as named too: the full-text arm is
+    asked again with their words, and the speakers' step reads them."""
+    assert r.found is not None
+    if also := identity_words(r.question.text, r.found.linked):
+        r.question = r.question.with_text(f"{r.question.text} {also}")
+        lexical = [n for n in ("fulltext",) if n in r.arms and n not in r.found.unavailable]
+        if lexical:
+            search_again(r, lexical, None)
+
+
+def search_again(r: Recall, names: list[str], vectors: QueryVectors | None) -> None:
+    """These arms asked again, their rows replacing those they found."""
+    assert r.found is not None
+    arms = [ARMS[n] for n in names]
+    again = run_arms(r.service.graph, arms, r.workspace, r.question, vectors, per_arm(r), r.request.scope, False)
+    for name, rows in zip(names, again.rows):
+        r.found.rows[r.arms.index(name)] = rows
+
+
+def read_places(r: Recall) -> None:
+    """Each pool unit's session and speaker, or document: from the arms' rows where one found the
+    unit itself, read for the rest (turns only a claim's evidence cites). Fusion weighs a pool of units
+    by where they sit."""
+    recipe = r.recipe
+    pool = r.units()[: r.request.k + recipe.neighbours_of + (recipe.session_pool if recipe.session_share else 0)]
+    wanted = {c.id for c in pool}
+    for arm_rows in r.rows:
+        for row in arm_rows:
+            unit_id, place = row.get("turnId") or row.get("passageId"), row.get("place")
+            if place is not None and unit_id in wanted and unit_id not in r.places:
+                r.places[unit_id] = place
+    unplaced = [c.id for c in pool if c.id not in r.places and c.kind == "turn"]
+    r.places.update(r.details.by_id("recall_turn_places", unplaced))
+
+
+def read_around(r: Recall) -> None:
+    """One read for the strongest units' neighbours and the details of every unit that can be chosen:
+    neighbours only push the others down, so the chosen are among the best k before and the neighbours."""
+    strongest = r.units()[: r.recipe.neighbours_of]
+    r.details.around(strongest, r.units(r.ranking[: r.request.k]))
+
+
+# ------------------------------------------------------------------------------------------ scores
+
+
+def fuse(r: Recall) -> None:
+    """Reciprocal-rank fusion, in recipe order; session and document hits are not items: they only
+    lift the units within them (credit_groups)."""
+    for name, rows in zip(r.arms, r.rows):
+        fusion.fuse(r.candidates, name, r.recipe.weights[name], rows, r.recipe)
+    r.groups = {key: r.candidates.pop(key) for key in [key for key in r.candidates if key[0] in fusion.GROUPS]}
+    r.ranking = fusion.ranked(r.candidates.values())
+
+
+def credit_groups(r: Recall) -> None:
+    r.ranking = fusion.credit_groups(r.ranking, r.places, r.groups)
+
+
+def boost_speakers(r: Recall) -> None:
+    r.ranking = fusion.boost_speakers(r.ranking, r.places, r.question.words, r.recipe)
+
+
+def weigh_groups(r: Recall) -> None:
+    r.ranking = fusion.weigh_groups(r.ranking, r.places, r.recipe)
+
+
+def add_neighbours(r: Recall) -> None:
+    r.ranking = fusion.add_neighbours(r.ranking, r.details.neighbours, r.recipe, r.candidates)
+
+
+def claims_compete(r: Recall) -> None:
+    """present.claims_compete, with the premise walk's word on which of the claims in the running
+    (the best 2k candidates) a later one replaced. On scores, so before the steps that only order."""
+    depth = 2 * r.request.k
+    ids = [c.id for c in r.ranking[:depth] if c.kind == "claim"]
+    statuses = r.service.walk.status(r.workspace, ids, r.request.scope)
+    superseded_by = {
+        s.claim_id: [b for reason in s.reasons if reason.depth == 0 for b in reason.by]
+        for s in statuses
+        if any(reason.depth == 0 for reason in s.reasons)
+    }
+    r.ranking = present.claims_compete(r.ranking, present.cosines(r.arms, r.rows), superseded_by)
+
+
+# ------------------------------------------------------------------------------------------ orders
+
+
+def rerank(r: Recall) -> None:
+    reranker = r.service.reranker
+    assert reranker is not None
+    r.details.of([c for c in r.ranking[: reranker.depth] if c.kind == "turn"])
+    r.ranking = reranker.rerank(r.request.query, r.ranking, r.details.turns)
+
+
+def spread(r: Recall) -> None:
+    """fusion.spread_over_groups, with the details of the units it weighs (read for those past the
+    best k, which the read around them left out)."""
+    r.details.of(r.ranking[: 2 * r.recipe.spread_top])
+    spots = {i: (f"session:{t['sessionExternalId']}", t["seq"]) for i, t in r.details.turns.items()}
+    spots.update({i: (f"document:{p['documentId']}", p["seq"]) for i, p in r.details.passages.items()})
+    r.ranking = fusion.spread_over_groups(r.ranking, spots, r.recipe)
+
+
+def latest_first(r: Recall) -> None:
+    """On a question about the present, each matter's latest statement first (present.py)."""
+    depth = max(r.request.k, present.MATTERS_AMONG)
+    top = [c.id for c in r.units()[:depth]]
+    r.ranking, r.later = present.latest_first(r.ranking, r.details.by_id("recall_present_units", top), depth)
+
+
+# ----------------------------------------------------------------------------------------- renders
+
+
+def choose(r: Recall) -> None:
+    """The best k items: a document line's passages come back as one item (where each passage lies
+    is in its details)."""
+    r.details.of([c for c in r.ranking[: 2 * r.request.k] if c.kind == "passage"])
+    runs = {i: (f"{p['documentId']}:{p['blockStart']}", p["seq"]) for i, p in r.details.passages.items()}
+    r.picked = fusion.chosen_items(r.ranking, r.request.k, runs)
+
+
+def render(r: Recall) -> None:
+    chosen = [group[0] for group in r.picked]
+    r.details.of(chosen)
+    claims = r.details.by_id("recall_claims", [c.id for c in chosen if c.kind == "claim"])
+    turns, passages, with_provenance = r.details.turns, r.details.passages, r.request.include_provenance
+    r.items = [
+        turn_item(group[0], turns[group[0].id], with_provenance)
+        if group[0].kind == "turn"
+        else passage_item(group[0], [passages[c.id] for c in group], with_provenance)
+        if group[0].kind == "passage"
+        else claim_item(group[0], claims[group[0].id], with_provenance)
+        for group in r.picked
+    ]
+
+
+def annotate(r: Recall) -> None:
+    """What the items say of each other and of the memory: a later statement that replaced one, a
+    document claim's sentence, each claim's state by the premise walk."""
+    chosen = [group[0] for group in r.picked]
+    for c, item in zip(chosen, r.items):
+        if c.id in r.later:
+            present.note_replaced(item, r.later[c.id])
+    sources = r.details.by_id("recall_claim_passages", [c.id for c in chosen if c.kind == "claim"])
+    for c, item in zip(chosen, r.items):
+        if c.kind == "claim" and c.id in sources:
+            present.with_sentence(item, sources[c.id])
+    r.service.attach_states(r.workspace, chosen, r.items, r.request.scope, r.request.include_provenance)
+
+
+def trim(r: Recall) -> None:
+    assert r.request.max_tokens is not None
+    r.items = trim_to_tokens(r.items, r.request.max_tokens)
+
+
+def per_arm(r: Recall) -> int:
+    return max(r.recipe.per_arm, r.request.k)
+
+
+# ------------------------------------------------------------------------------------ the pipeline
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    # reads: the graph or the model; scores: candidates' scores, then sorts them; orders: moves
+    # candidates, no score changed (so no later sort may undo it); renders: the items
+    does: Literal["reads", "scores", "orders", "renders"]
+    run: Callable[[Recall], None]
+    when: Callable[[Recall], bool] = lambda r: True
+
+
+PIPELINE: tuple[Stage, ...] = (
+    Stage("speakers", "reads", read_speakers, when=lambda r: bool(r.question.names)),
+    Stage("encode", "reads", encode, when=lambda r: r.uses_vector),
+    Stage("addressed", "reads", read_addressed, when=lambda r: r.addressed is not None),
+    Stage("arms", "reads", search),
+    Stage("own writes", "reads", search_own_writes),
+    Stage("identity", "reads", follow_identity),
+    Stage("fuse", "scores", fuse),
+    Stage("places", "reads", read_places),
+    Stage("groups", "scores", credit_groups, when=lambda r: bool(r.groups)),
+    Stage("speakers' turns", "scores", boost_speakers, when=lambda r: r.recipe.speaker_boost != 1.0),
+    Stage("sessions", "scores", weigh_groups, when=lambda r: bool(r.recipe.session_share)),
+    Stage("around", "reads", read_around),
+    Stage("neighbours", "scores", add_neighbours, when=lambda r: bool(r.recipe.neighbours_of)),
+    Stage(
+        "claims", "scores", claims_compete, when=lambda r: any(c.kind == "claim" for c in r.ranking[: 2 * r.request.k])
+    ),
+    Stage("rerank", "orders", rerank, when=lambda r: r.service.reranker is not None and r.request.rerank),
+    Stage("spread", "orders", spread, when=lambda r: bool(r.recipe.spread_top)),
+    Stage("latest first", "orders", latest_first, when=lambda r: r.recipe.latest_first),
+    Stage("choose", "renders", choose),
+    Stage("render", "renders", render),
+    Stage("annotate", "renders", annotate),
+    Stage("trim", "renders", trim, when=lambda r: r.request.max_tokens is not None),
+)
 
 
 def blend(parts: Sequence[tuple[Sequence[float], float]]) -> list[float]:

@@ -21,6 +21,7 @@ from donto import cursors
 from donto.errors import Conflict, NotFound
 from donto.graph.client import GraphClient, next_transaction_time
 from donto.ids import uuid7
+from donto.recall.english import STOPWORDS
 from donto.recall.lucene import lucene_query
 from donto.settings import MemorySettings
 from donto.subjects.models import MemoryState, Subject, Understanding
@@ -298,7 +299,7 @@ class AttentionService:
         )
         state = self.perspectives.state(workspace)
         if mode == "text":
-            lucene = lucene_query(query)
+            lucene = lucene_query(query, STOPWORDS)
             if lucene is None:
                 return []
             rows = self.graph.read_query("memory_text_search", workspace=workspace, text=lucene, limit=limit * 5)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from donto.recall.addressed import addressed_as, addresses, impersonal, question_names, with_labels
+from donto.recall.addressed import addressed_as, with_labels
+from donto.recall.english import ENGLISH
+
+addresses, impersonal, question_names = ENGLISH.addresses, ENGLISH.impersonal, ENGLISH.names
 
 
 def test_a_greeting_or_a_closing_after_a_comma_says_a_name_in_address():
@@ -30,17 +33,17 @@ def rows(name: str, addressee: str, *texts: str) -> list[dict]:
 
 def test_a_name_that_addresses_one_speaker_in_three_turns_names_that_speaker():
     found = rows("Kate", "Emi", "Hey Kate!", "Thanks, Kate!", "Kate said hi", "Morning Kate, coffee?")
-    assert addressed_as(found) == {"kate": "Emi"}
+    assert addressed_as(found, ENGLISH) == {"kate": "Emi"}
 
 
 def test_two_addresses_are_not_enough_and_a_name_split_between_speakers_names_neither():
-    assert addressed_as(rows("Kate", "Emi", "Hey Kate!", "Thanks, Kate!")) == {}
+    assert addressed_as(rows("Kate", "Emi", "Hey Kate!", "Thanks, Kate!"), ENGLISH) == {}
     split = rows("Sam", "Ann", "Hi Sam", "Bye Sam", "Thanks, Sam") + rows("Sam", "Bo", "Hi Sam", "Bye Sam")
-    assert addressed_as(split) == {}
+    assert addressed_as(split, ENGLISH) == {}
 
 
 def test_a_speakers_own_label_needs_no_alias():
-    assert addressed_as(rows("Melanie", "Melanie", "Hey Melanie!", "Thanks, Melanie!", "Wow, Melanie!")) == {}
+    assert addressed_as(rows("Melanie", "Melanie", "Hey Melanie!", "Thanks, Melanie!", "Wow, Melanie!"), ENGLISH) == {}
 
 
 def test_the_question_is_asked_again_with_the_label_in_place_of_the_name():

@@ -4,7 +4,9 @@ asked for by name or weighed in."""
 from __future__ import annotations
 
 from donto.recall.coverage import COVER_ARMS, cover_params
-from donto.recall.recipes import asked_for, is_aggregate, route
+from donto.recall.english import ENGLISH
+from donto.recall.question import read
+from donto.recall.recipes import route
 
 GATHERING = [
     "What are Kate's hobbies?",
@@ -27,14 +29,16 @@ ONE_THING = [
 
 
 def test_a_question_that_gathers_across_sessions_is_told_from_one_about_one_thing():
-    assert [q for q in GATHERING if not is_aggregate(q)] == []
-    assert [q for q in ONE_THING if is_aggregate(q)] == []
+    assert [q for q in GATHERING if not ENGLISH.gathers(q)] == []
+    assert [q for q in ONE_THING if ENGLISH.gathers(q)] == []
 
 
 def test_coverage_arms_are_on_for_a_gathering_question_and_otherwise_on_when_named_or_weighed():
-    assert all(route(GATHERING[0]).weights[arm] == 1.0 for arm in COVER_ARMS)
-    assert all(route(GATHERING[0]).weighed({arm: 0.0 for arm in COVER_ARMS}).weights[arm] == 0.0 for arm in COVER_ARMS)
-    recipe = route("What is Kate's job?")
+    assert all(route(read(GATHERING[0])).weights[arm] == 1.0 for arm in COVER_ARMS)
+    assert all(
+        route(read(GATHERING[0])).weighed({arm: 0.0 for arm in COVER_ARMS}).weights[arm] == 0.0 for arm in COVER_ARMS
+    )
+    recipe = route(read("What is Kate's job?"))
     assert all(recipe.weights[arm] == 0.0 for arm in COVER_ARMS)
     named = recipe.only(["turn_vector", "session_cover"])
     assert named.weights == {"turn_vector": 1.0, "session_cover": 1.0}
@@ -44,32 +48,32 @@ def test_coverage_arms_are_on_for_a_gathering_question_and_otherwise_on_when_nam
 
 
 def test_a_question_names_people_by_its_longer_words_and_a_wordless_one_leaves_the_text_arm_out():
-    names = cover_params("speaker_cover", "Which cities have both Kate and Elise been to?", [0.1], 20)
+    names = cover_params("speaker_cover", read("Which cities have both Kate and Elise been to?"), [0.1], 20)
     assert names is not None and {"kate", "elise", "cities"} <= set(names["cover_names"])
     assert "both" not in names["cover_names"]
-    assert cover_params("session_cover_text", "and or the?", None, 20) is None
+    assert cover_params("session_cover_text", read("and or the?"), None, 20) is None
 
 
 def test_the_kind_a_question_asks_after_is_the_words_before_its_verb():
-    assert asked_for("What animals are Nicolas and Nebraas discussing?") == "animals"
-    assert asked_for("What kind of films does Joanna enjoy?") == "films"
-    assert asked_for("Which cities has Kate visited?") == "cities"
-    assert asked_for("What movies or tv shows did Emi recommend to Paola?") == "movies or tv shows"
-    assert asked_for("How many pets does Nate have?") == "pets"
-    assert asked_for("What are Kate's hobbies?") == "hobbies"
-    assert asked_for("What are the names of Melanie's pets?") == "pets"
-    assert asked_for("What are some tips that Kate gave Elise?") == "tips"
-    assert asked_for("What were the books she read?") == "books"
+    assert ENGLISH.asked_for("What animals are Nicolas and Nebraas discussing?") == "animals"
+    assert ENGLISH.asked_for("What kind of films does Joanna enjoy?") == "films"
+    assert ENGLISH.asked_for("Which cities has Kate visited?") == "cities"
+    assert ENGLISH.asked_for("What movies or tv shows did Emi recommend to Paola?") == "movies or tv shows"
+    assert ENGLISH.asked_for("How many pets does Nate have?") == "pets"
+    assert ENGLISH.asked_for("What are Kate's hobbies?") == "hobbies"
+    assert ENGLISH.asked_for("What are the names of Melanie's pets?") == "pets"
+    assert ENGLISH.asked_for("What are some tips that Kate gave Elise?") == "tips"
+    assert ENGLISH.asked_for("What were the books she read?") == "books"
     # no kind named, or a clause rather than a kind
-    assert asked_for("What is Kate doing?") is None
-    assert asked_for("What did Kate paint?") is None
-    assert asked_for("Where has Emi traveled?") is None
-    assert asked_for("What are they?") is None
-    assert asked_for("How many times has Elise been to Galveston?") is None  # a count of times
-    assert asked_for("How many hours of lessons did Paola have?") is None
-    assert asked_for("What it was that she said to him on the phone does matter?") is None
+    assert ENGLISH.asked_for("What is Kate doing?") is None
+    assert ENGLISH.asked_for("What did Kate paint?") is None
+    assert ENGLISH.asked_for("Where has Emi traveled?") is None
+    assert ENGLISH.asked_for("What are they?") is None
+    assert ENGLISH.asked_for("How many times has Elise been to Galveston?") is None  # a count of times
+    assert ENGLISH.asked_for("How many hours of lessons did Paola have?") is None
+    assert ENGLISH.asked_for("What it was that she said to him on the phone does matter?") is None
 
 
 def test_only_a_gathering_question_blends_its_kind_into_the_vector_query():
-    assert route("What books did Emi read?").asked_for_weight > 0
-    assert route("What book is Jon reading?").asked_for_weight == 0
+    assert route(read("What books did Emi read?")).asked_for_weight > 0
+    assert route(read("What book is Jon reading?")).asked_for_weight == 0

@@ -15,6 +15,7 @@ from donto.recall.fusion import (
     spread_over_groups,
     weigh_groups,
 )
+from donto.recall.question import read
 from donto.recall.recipes import DEFAULT, Recipe, route
 
 RECIPE = Recipe(rrf_k=10)
@@ -101,7 +102,9 @@ def test_neighbours_of_a_strong_document_passage_are_its_passages():
 
 def test_turns_said_by_someone_the_question_names_are_boosted():
     c = fused(("fulltext", 1.0, turns("t2", "t1")))
-    order = boost_speakers(ranked(c.values()), PLACES, "What does Melanie paint?", Recipe(rrf_k=10, speaker_boost=1.5))
+    order = boost_speakers(
+        ranked(c.values()), PLACES, read("What does Melanie paint?").words, Recipe(rrf_k=10, speaker_boost=1.5)
+    )
     assert [x.id for x in order] == ["t1", "t2"]
 
 
@@ -124,11 +127,11 @@ def test_ties_keep_the_order_the_arms_were_fused_in():
 
 
 def test_routing_favours_dated_passages_for_when_questions_and_full_text_for_names():
-    when = route("When did she go to the support group?")
+    when = route(read("When did she go to the support group?"))
     assert when.weights["passage_vector"] == DEFAULT.weights["passage_vector"] * 1.5 and when.dated_boost == 1.5
-    named = route("what did she say about Oscar")
+    named = route(read("what did she say about Oscar"))
     assert named.weights["fulltext"] == DEFAULT.weights["fulltext"] * 1.5
-    plain = route("what does she like to eat")
+    plain = route(read("what does she like to eat"))
     assert plain.weights == DEFAULT.weights
 
 
@@ -171,11 +174,11 @@ def test_claims_and_units_of_unknown_place_are_never_held_back():
 
 
 def test_a_question_after_one_occasion_is_not_spread_unless_it_gathers_and_naming_steps_without_sessions_is_not():
-    assert route("What does Kate do on weekends?").spread_top == DEFAULT.spread_top > 0
-    assert route("What are Kate's hobbies?").spread_top == DEFAULT.spread_top
-    assert route("When did Kate start pottery?").spread_top == 0
-    assert route("How many times has Kate been to Lisbon since she moved?").spread_top == DEFAULT.spread_top
-    assert route("What are Kate's hobbies?").only(["turn_vector"]).spread_top == 0
+    assert route(read("What does Kate do on weekends?")).spread_top == DEFAULT.spread_top > 0
+    assert route(read("What are Kate's hobbies?")).spread_top == DEFAULT.spread_top
+    assert route(read("When did Kate start pottery?")).spread_top == 0
+    assert route(read("How many times has Kate been to Lisbon since she moved?")).spread_top == DEFAULT.spread_top
+    assert route(read("What are Kate's hobbies?")).only(["turn_vector"]).spread_top == 0
 
 
 def test_a_unit_whose_place_in_its_session_is_unknown_is_near_nothing():

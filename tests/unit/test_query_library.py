@@ -14,7 +14,7 @@ from donto.recall.arms import ARMS
 from support import REPO
 
 # GraphClient methods that take a query name, and recall's own reader of rows by id
-RUNNERS = {"read_query", "read_once", "read_list", "read_row", "read_lists", "write_query", "run", "_by_id"}
+RUNNERS = {"read_query", "read_once", "read_list", "read_row", "read_lists", "write_query", "run", "by_id"}
 
 
 def names_in_code() -> dict[str, str]:

@@ -10,6 +10,7 @@ import pytest
 
 from donto.graph.queries import QueryLibrary
 from donto.recall.arms import ARMS, QueryVectors, arm_params, merge_params
+from donto.recall.question import read
 from donto.temporal.scope import TimeScope
 
 pytestmark = pytest.mark.unit
@@ -29,7 +30,9 @@ def test_every_arm_fires_together_without_two_giving_one_parameter_different_val
     scope = TimeScope(valid_at=datetime(2024, 1, 1, tzinfo=UTC), known_at=datetime(2024, 1, 1, tzinfo=UTC))
     params: dict = {"workspace": "w", **scope.params()}
     for arm in ARMS.values():
-        own = arm_params(arm, "what did Caroline do in May 2023?", QueryVectors([0.1, 0.2], [0.3, 0.4]), 20, scope)
+        own = arm_params(
+            arm, read("what did Caroline do in May 2023?", scope.known_at), QueryVectors([0.1, 0.2], [0.3, 0.4]), 20
+        )
         assert own is not None, arm.name
         merge_params(params, own, arm.name)
     assert params["candidates"] == params["limit"] == 20 and params["fulltext_candidates"] == 80

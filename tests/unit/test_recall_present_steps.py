@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 from donto.recall.fusion import Candidate
 from donto.recall.present import claims_compete, latest_first
-from donto.recall.recipes import about_now, route
+from donto.recall.question import read
+from donto.recall.recipes import route
 
 
 def unit(id: str, speaker: str, source: str, month: int, embedding: list[float]) -> dict:
@@ -22,8 +23,8 @@ def unit(id: str, speaker: str, source: str, month: int, embedding: list[float])
 
 
 def test_questions_about_now_are_told_by_their_words():
-    assert about_now("Where does Maria live now?") and about_now("Does Sam still play the cello?")
-    assert not about_now("Where did Maria live in March?")
+    assert read("Where does Maria live now?").about_now and read("Does Sam still play the cello?").about_now
+    assert not read("Where did Maria live in March?").about_now
     for question in (
         "Where does Maria work today?",
         "What is Tom's latest job?",
@@ -31,17 +32,17 @@ def test_questions_about_now_are_told_by_their_words():
         "Which car did Maria buy most recently?",
         "What is Priya's most recent diet?",
     ):
-        assert about_now(question), question
+        assert read(question).about_now, question
     # "recently" alone tells of a past occasion ("What workshop did Caroline attend recently?")
-    assert not about_now("What workshop did Caroline attend recently?")
+    assert not read("What workshop did Caroline attend recently?").about_now
     # a time named that is not today: the question is about then
-    assert not about_now("What was John currently doing as a volunteer in August 2023?")
-    assert about_now("Is Sam still in Cardiff today?")
-    assert about_now("What is John currently doing in August 2023?", now=datetime(2023, 8, 20, tzinfo=UTC))
+    assert not read("What was John currently doing as a volunteer in August 2023?").about_now
+    assert read("Is Sam still in Cardiff today?").about_now
+    assert read("What is John currently doing in August 2023?", datetime(2023, 8, 20, tzinfo=UTC)).about_now
 
 
 def test_a_question_about_now_is_asked_without_the_full_text_arms_unless_it_names_one():
-    now, then = route("Where does Maria live now?"), route("Where did Maria live in March?")
+    now, then = route(read("Where does Maria live now?")), route(read("Where did Maria live in March?"))
     assert now.latest_first and not then.latest_first
     off = [arm for arm, weight in now.weights.items() if weight == 0 and then.weights[arm] > 0]
     assert sorted(off) == ["document_fulltext", "fulltext", "session_fulltext"]
@@ -50,10 +51,10 @@ def test_a_question_about_now_is_asked_without_the_full_text_arms_unless_it_name
 
 def test_configured_weights_leave_the_full_text_arms_off_for_a_question_about_now_and_zero_keeps_a_named_arm_off():
     question = "Where does Maria live now?"
-    halved = route(question).weighed({"fulltext": 0.5, "session_fulltext": 0.5})  # the quality profile's
+    halved = route(read(question)).weighed({"fulltext": 0.5, "session_fulltext": 0.5})  # the quality profile's
     assert halved.weights["fulltext"] == 0.0 and halved.weights["session_fulltext"] == 0.0
-    assert route(question).only(["fulltext"]).weighed({"fulltext": 0.5}).weights == {"fulltext": 0.5}
-    assert route("What is Kate's job?").only(["fulltext"]).weighed({"fulltext": 0.0}).weights == {"fulltext": 0.0}
+    assert route(read(question)).only(["fulltext"]).weighed({"fulltext": 0.5}).weights == {"fulltext": 0.5}
+    assert route(read("What is Kate's job?")).only(["fulltext"]).weighed({"fulltext": 0.0}).weights == {"fulltext": 0.0}
 
 
 def test_the_order_earlier_steps_set_stays_where_nothing_was_replaced():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from donto.recall.fusion import Candidate
+from donto.recall.question import read
 from donto.recall.recipes import DEFAULT, route
 from donto.recall.rerank import is_cross_encoder, reorder
 
@@ -25,7 +26,7 @@ def test_a_turn_the_reranker_did_not_score_keeps_its_place():
 
 
 def test_configured_arm_weights_multiply_the_routed_recipe():
-    weighed = route("What did Melanie paint?").weighed({"fulltext": 0.5, "session_fulltext": 0.0})
+    weighed = route(read("What did Melanie paint?")).weighed({"fulltext": 0.5, "session_fulltext": 0.0})
     assert weighed.weights["fulltext"] == 0.75  # a named entity lifts full text 1.5x, then halved
     assert weighed.weights["session_fulltext"] == 0.0
     assert weighed.weights["turn_vector"] == DEFAULT.weights["turn_vector"]

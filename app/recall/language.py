@@ -1,0 +1,53 @@
+"""What recall reads from a language: the one interface behind which every word list and question
+shape lives (english.py is the one there is). The pipeline asks these questions of the question
+and of the text it searches, and nothing else of its words, so another language is a class of its
+own beside English, chosen by the service, not a change to the pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, datetime
+from typing import Protocol
+
+from donto.temporal.phrases import TimeMention
+
+
+class Language(Protocol):
+    stopwords: frozenset[str]  # words a full-text query and the mentions of entity keys leave out
+
+    def names(self, question: str) -> list[str]:
+        """The words of a question that may name someone or something (English: capitalised, past
+        a sentence's first word)."""
+        ...
+
+    def asks_when(self, question: str) -> bool:
+        """A question after a time: when, what year, how long, before, after, since..."""
+        ...
+
+    def gathers(self, question: str) -> bool:
+        """A question that gathers what was said across occasions: how many, both, ever, a plural..."""
+        ...
+
+    def names_entities(self, question: str) -> bool:
+        """A question naming exact terms (a quoted phrase, a capitalised word past the first)."""
+        ...
+
+    def says_now(self, question: str) -> bool:
+        """Words that ask about the present: now, currently, these days, still, no longer..."""
+        ...
+
+    def asked_for(self, question: str) -> str | None:
+        """The kind of thing a question asks after ("What animals…" -> "animals"), or None."""
+        ...
+
+    def addresses(self, text: str, name: str) -> bool:
+        """Whether `text` says `name` in address ("Hey Kate!", "love it, Kate")."""
+        ...
+
+    def impersonal(self, question: str, speakers: Iterable[str]) -> str:
+        """The question with each speaker it names said as a pronoun ("What are their hobbies?")."""
+        ...
+
+    def time_mentions(self, text: str, reference: datetime | date) -> list[TimeMention]:
+        """The time expressions of `text`, resolved against `reference`."""
+        ...
