@@ -284,6 +284,27 @@ def recurring_phrases(text: str) -> list[str]:
     return [text[a:b] for a, b in _recurring_spans(text)]
 
 
+def date_tag_text(phrase: str | None, tag: str) -> str:
+    """A dated passage's label: "phrase: tag", or just the tag where the phrase says no more than
+    it ("May 2024" tagged May 2024, "on 8 May 2023", "May 8, 2023"): case, punctuation, ordinal
+    suffixes, word order, month abbreviations and the prepositions around a date do not count."""
+
+    def words(s: str) -> list[str]:
+        out = []
+        for w in re.findall(r"[a-z0-9]+", s.lower()):
+            w = re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w)
+            if len(w) >= 3 and any(name.startswith(w) for name in _MONTHS):  # "Jan", "sept", "May"
+                w = str(_month_no(w))
+            if w not in _FILLER:
+                out.append(w)
+        return sorted(out)
+
+    return tag if phrase is None or words(phrase) == words(tag) else f"{phrase}: {tag}"
+
+
+_FILLER = {"the", "of", "in", "on", "during", "at"}  # words around a date that add nothing to it
+
+
 def _norm(s: str | None) -> str:
     return re.sub(r"\s+", " ", (s or "").lower())
 

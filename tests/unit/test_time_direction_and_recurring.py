@@ -10,6 +10,7 @@ import pytest
 
 from donto.temporal.phrases import (
     PassageDate,
+    date_tag_text,
     format_date_tag,
     recurring_phrases,
     resolve_time_expressions,
@@ -126,3 +127,25 @@ def test_summary_keeps_the_recurring_time_and_stays_unresolved_without_a_date():
     ref = datetime(2024, 9, 30, 9)
     summary = summarize_dates(resolve_time_expressions(text, ref), ref, recurring_phrases(text))
     assert summary == PassageDate(D(2024, 9, 30), D(2024, 9, 30), "day", False, None, "every second Thursday")
+
+
+# ------------------------------------------------------------------------------ date labels
+
+
+@pytest.mark.parametrize(
+    "phrase,tag,label",
+    [
+        ("May 2024", "May 2024", "May 2024"),
+        ("8 May 2023", "8 May 2023", "8 May 2023"),
+        ("May 8, 2023", "8 May 2023", "8 May 2023"),
+        ("in May 2022", "May 2022", "May 2022"),
+        ("Jan 2020", "January 2020", "January 2020"),
+        ("2023-05-08", "8 May 2023", "2023-05-08: 8 May 2023"),
+        ("in May", "May 2025", "in May: May 2025"),
+        ("the 5th of May", "5 May 2023", "the 5th of May: 5 May 2023"),
+        ("every second Thursday", "recurring", "every second Thursday: recurring"),
+        (None, "May 2025", "May 2025"),
+    ],
+)
+def test_a_date_label_does_not_repeat_a_phrase_that_says_the_tag(phrase, tag, label):
+    assert date_tag_text(phrase, tag) == label
