@@ -8,6 +8,7 @@ from datetime import date, datetime
 
 import pytest
 
+from donto.episodes.passages import dated_passages, split_passages
 from donto.temporal.phrases import (
     PassageDate,
     date_tag_text,
@@ -127,6 +128,16 @@ def test_summary_keeps_the_recurring_time_and_stays_unresolved_without_a_date():
     ref = datetime(2024, 9, 30, 9)
     summary = summarize_dates(resolve_time_expressions(text, ref), ref, recurring_phrases(text))
     assert summary == PassageDate(D(2024, 9, 30), D(2024, 9, 30), "day", False, None, "every second Thursday")
+
+
+def test_a_passage_row_carries_its_recurring_time_but_no_date():
+    text = "The patient app ships every second Thursday. I saw Ann on Monday."
+    rows = dated_passages(split_passages(text), WED)
+    assert [(r["dateResolved"], r["datePhrase"], r["dateRecurring"]) for r in rows] == [
+        (False, None, "every second Thursday"),
+        (True, "on Monday", None),
+    ]
+    assert (rows[1]["dateFrom"], rows[1]["dateTag"]) == (D(2023, 5, 8), "8 May 2023")
 
 
 # ------------------------------------------------------------------------------ date labels
