@@ -168,9 +168,10 @@ _DAY_WORDS = {
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 # Direction markers (English). A marker right after "was"/"were"/"had" is a plan in the past
 # ("we were planning to go in May"), so it does not look forward; those words look back instead.
+# "next to" is a place and "will last" a duration, no direction.
 _NOT_IN_THE_PAST = r"(?<!\bwas\s)(?<!\bwere\s)(?<!\bhad\s)"
 _FORWARD = re.compile(
-    r"\b(?:will|won't|shall|gonna|wanna|might|let's|soon|upcoming|tomorrow|next|someday|"
+    r"\b(?:will|won't|shall|gonna|wanna|might|let's|soon|upcoming|tomorrow|next(?!\s+to\b)|someday|"
     r"would(?!\s+have\b)|(?:can't|cannot|can\s+not)\s+wait|look(?:s|ing)?\s+forward|about\s+to|"
     r"(?:would|'d)\s+(?:like|love)\s+to|if|(?:maybe|perhaps)\s+(?:we|i|you|they)\s+(?:could|can|should)|"
     + _NOT_IN_THE_PAST
@@ -192,7 +193,8 @@ _PROGRESSIVE = re.compile(
     + r"(?i:[a-z]+ing)\b"
 )
 _BACKWARD = re.compile(
-    r"\b(?:was|wasn't|were|weren't|did|didn't|had|hadn't|used\s+to|ago|last|yesterday|earlier|"
+    r"\b(?:was|wasn't|were|weren't|did|didn't|had|hadn't|used\s+to|ago|(?<!will\s)(?<!'ll\s)(?<!to\s)last|"
+    r"yesterday|earlier|"
     r"went|saw|came|got|made|took|told|said|met|found|gave|left|felt|thought|bought|brought|began|"
     r"ran|wrote|ate|spent|heard|kept|lost|won(?!')|sat|stood|drove|flew|slept|taught|caught|sent|built|"
     r"paid|sold|held|knew|grew|threw|wore|broke|chose|forgot|became|"

@@ -53,6 +53,8 @@ def tags(text: str, reference: datetime) -> list[tuple[str, str]]:
         ("I went to Paris in May.", JAN_20, ("in May", "May 2024")),
         ("We were planning to go in June but it fell through.", MAR_12, ("in June", "June 2024")),
         ("I hope you had fun on Saturday.", WED, ("on Saturday", "6 May 2023")),
+        ("We sat next to each other on Saturday.", WED, ("on Saturday", "6 May 2023")),
+        ("The sale will last until Friday.", WED, ("Friday", "12 May 2023")),
         # neither said: the latest, as before
         ("Skye in May.", JAN_20, ("in May", "May 2024")),
     ],
