@@ -7,7 +7,8 @@
 //             $text, $sha256, $title, $source, $occurred_at (datetime or null), $recorded_at (datetime),
 //             $passages: list of {id, seq, blockStart (where its line starts), speaker (a transcript
 //                                 line's, else null), text, start, end, dateFrom, dateTo, dateGranularity, dateTag,
-//                                 dateResolved, datePhrase}, in order
+//                                 dateResolved, datePhrase, dateRecurring (a recurring time the passage names, else
+//                                 null; no date)}, in order
 // Returns: id, revision, sha256, occurredAt, passages (count)
 CREATE (d:Document {
   id: $id, workspace: $workspace, externalId: $external_id, revision: $revision,
@@ -29,7 +30,7 @@ CALL (d) {
   CREATE (d)-[:HAS_PASSAGE]->(p:Passage:PendingEmbedding {
     id: ps.id, workspace: $workspace, documentId: d.id, seq: ps.seq, blockStart: ps.blockStart, speaker: ps.speaker, text: ps.text, start: ps.start, end: ps.end,
     dateFrom: ps.dateFrom, dateTo: ps.dateTo, dateGranularity: ps.dateGranularity,
-    dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase,
+    dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase, dateRecurring: ps.dateRecurring,
     occurredAt: d.occurredAt, txFrom: $recorded_at
   })
   WITH p ORDER BY p.seq

@@ -4,7 +4,7 @@
 // Parameters: $documents: list of {id, replacedAt (datetime or null),
 //             passages: list of {id, seq, blockStart (where its line starts), speaker (a transcript
 //                                 line's, else null), text, start, end, dateFrom, dateTo, dateGranularity, dateTag,
-//                                dateResolved, datePhrase}}
+//                                dateResolved, datePhrase, dateRecurring}}
 // Returns: documents (count)
 UNWIND $documents AS row
 MATCH (d:Document {id: row.id})
@@ -16,7 +16,7 @@ CALL (d, row) {
   CREATE (d)-[:HAS_PASSAGE]->(p:Passage:PendingEmbedding {
     id: ps.id, workspace: d.workspace, documentId: d.id, seq: ps.seq, blockStart: ps.blockStart, speaker: ps.speaker, text: ps.text, start: ps.start, end: ps.end,
     dateFrom: ps.dateFrom, dateTo: ps.dateTo, dateGranularity: ps.dateGranularity,
-    dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase,
+    dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase, dateRecurring: ps.dateRecurring,
     occurredAt: d.occurredAt, txFrom: d.recordedAt, txTo: row.replacedAt
   })
   WITH p ORDER BY p.seq

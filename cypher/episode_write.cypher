@@ -7,7 +7,8 @@
 //   $turns: list of {id, externalId, speaker, text, occurredAt, seq, sha256, embedding,
 //                    contextEmbedding (the turn embedded with the one before it),
 //                    passages: [{id, text, start, end, dateFrom, dateTo, dateGranularity,
-//                                dateTag, dateResolved, datePhrase, embedding}]}
+//                                dateTag, dateResolved, datePhrase, dateRecurring, embedding}]}
+//   (dateRecurring: a recurring time the passage names, "every second Thursday", else null; no date)
 // Returns: sessionId, written (list of {externalId, id, created}, one per turn) — one row
 MERGE (s:Session {workspace: $workspace, externalId: $session.externalId})
   ON CREATE SET s.id = $session.id, s.startedAt = $session.startedAt, s.txFrom = $recorded_at
@@ -28,7 +29,8 @@ CALL (s) {
     CREATE (t)-[:HAS_PASSAGE]->(:Passage {
       id: ps.id, workspace: $workspace, turnId: t.id, speaker: t.speaker, text: ps.text, start: ps.start, end: ps.end,
       dateFrom: ps.dateFrom, dateTo: ps.dateTo, dateGranularity: ps.dateGranularity,
-      dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase, embedding: ps.embedding,
+      dateTag: ps.dateTag, dateResolved: ps.dateResolved, datePhrase: ps.datePhrase, dateRecurring: ps.dateRecurring,
+      embedding: ps.embedding,
       occurredAt: t.occurredAt, txFrom: $recorded_at
     })
   }

@@ -8,7 +8,8 @@
 // Returns: one row: neighbours, a list of {id, previousId, nextId} (one per strongest passage), and
 //          passages, a list of {id, documentId, externalId, revision, title, speaker, seq, blockStart
 //          (where its line starts), text, start, end,
-//          occurredAt (ISO-8601 text), datePhrase, dateTag (null unless the passage resolved a time expression)}
+//          occurredAt (ISO-8601 text), datePhrase, dateTag (null unless the passage resolved a time expression;
+//          for one that resolved none but names a recurring time, that phrase and 'recurring')}
 CALL () {
   UNWIND $strongest AS passageId
   MATCH (p:Passage {id: passageId})
@@ -25,7 +26,7 @@ CALL (neighbours) {
   RETURN collect({id: p.id, documentId: d.id, externalId: d.externalId, revision: d.revision, title: d.title,
                   speaker: p.speaker, seq: p.seq, blockStart: p.blockStart,
                   text: p.text, start: p.start, end: p.end, occurredAt: toString(d.occurredAt),
-                  datePhrase: CASE WHEN p.dateResolved THEN p.datePhrase END,
-                  dateTag: CASE WHEN p.dateResolved THEN p.dateTag END}) AS passages
+                  datePhrase: CASE WHEN p.dateResolved THEN p.datePhrase ELSE p.dateRecurring END,
+                  dateTag: CASE WHEN p.dateResolved THEN p.dateTag WHEN p.dateRecurring IS NOT NULL THEN 'recurring' END}) AS passages
 }
 RETURN neighbours, passages

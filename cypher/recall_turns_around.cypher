@@ -10,7 +10,8 @@
 // Returns: one row: neighbours, a list of {id, previousId, nextId} (one per strongest turn), and
 //          turns, a list of {id, externalId, sessionExternalId, seq (its place in the session),
 //          speaker, text, occurredAt (ISO-8601 text), dates (list of {phrase, tag} for passages that
-//          resolved a time expression)}, for $ids and the neighbours
+//          resolved a time expression, then {phrase, tag: 'recurring'} for those that name a recurring
+//          time, which is no date)}, for $ids and the neighbours
 CALL () {
   UNWIND $strongest AS turnId
   MATCH (t:Turn {id: turnId})
@@ -35,6 +36,8 @@ CALL (neighbours) {
                   speaker: t.speaker,
                   text: t.text,
                   occurredAt: toString(t.occurredAt),
-                  dates: [(t)-[:HAS_PASSAGE]->(p:Passage) WHERE p.dateResolved | {phrase: p.datePhrase, tag: p.dateTag}]}) AS turns
+                  dates: [(t)-[:HAS_PASSAGE]->(p:Passage) WHERE p.dateResolved | {phrase: p.datePhrase, tag: p.dateTag}]
+                         + [(t)-[:HAS_PASSAGE]->(p:Passage) WHERE p.dateRecurring IS NOT NULL
+                            | {phrase: p.dateRecurring, tag: 'recurring'}]}) AS turns
 }
 RETURN neighbours, turns

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from donto.ids import uuid7
-from donto.temporal.phrases import format_date_tag, resolve_time_expressions, summarize_dates
+from donto.temporal.phrases import format_date_tag, recurring_phrases, resolve_time_expressions, summarize_dates
 
 
 @dataclass(frozen=True)
@@ -133,11 +133,14 @@ _SPACE = re.compile(r"\s+")
 
 
 def dated_passages(spans: list[Span], reference: datetime | date) -> list[dict[str, Any]]:
-    """Each passage as the row episode and document writes store: its offsets and text, and the date
-    its time expressions resolve to against `reference` (when the text was said or written)."""
+    """Each passage as the row episode and document writes store: its offsets and text, the date
+    its time expressions resolve to against `reference` (when the text was said or written), and
+    dateRecurring, the recurring time it names ("every second Thursday"), else None: that is no
+    date, so it leaves dateResolved and the date range as they are."""
     rows = []
     for span in spans:
-        when = summarize_dates(resolve_time_expressions(span.text, reference), reference)
+        mentions = resolve_time_expressions(span.text, reference)
+        when = summarize_dates(mentions, reference, recurring_phrases(span.text))
         rows.append(
             {
                 "id": uuid7(),
@@ -150,6 +153,7 @@ def dated_passages(spans: list[Span], reference: datetime | date) -> list[dict[s
                 "dateTag": format_date_tag(when.date_from, when.date_to, when.granularity),
                 "dateResolved": when.resolved,
                 "datePhrase": when.phrase,
+                "dateRecurring": when.recurring,
             }
         )
     return rows

@@ -5,14 +5,25 @@ Used by episodes (a passage's dates) and recall (the time a question names).
 Relative expressions are small table-driven regex rules of our own (dateparser has no ranges and
 its search_dates finds dates in "may", "a second", "now", "we"); explicit calendar dates found by
 the rules are parsed by dateparser. Weeks run Monday to Sunday; seasons are northern-hemisphere
-three-month ranges. Where an expression is ambiguous between past and future ("in June",
-"on Saturday", "May 20") the passage's wording decides: future markers ("will", "'ll",
-"going to", "next", "tomorrow", ...) pick the next occurrence, anything else the latest one."""
+three-month ranges.
+
+Direction: where an expression is ambiguous between past and future ("in June", "on Saturday",
+"May 20") the sentence decides, mention by mention (`tense_direction`). Forward markers (a plan,
+intention, hope or future: "will", "'ll", "going to", "planning", "thinking about", "hoping to",
+"want to", "can't wait", "if", "might", "next", "soon", a present progressive "we're flying") pick
+the next occurrence; backward markers (the past: "was", "did", "went", "saw", a subject's "-ed"
+verb, "have been", "ago", "last") the latest one. The nearest marker in the mention's clause wins,
+else the nearest in the text; with no marker at all, the latest (most text is past narration).
+
+Recurring times ("every Thursday", "every second Thursday", "on Mondays", "each spring", "weekly",
+"twice a month") are no date: resolve_time_expressions never pins them, nor the weekday or month
+inside them, and `recurring_phrases` names them so a passage can be tagged as recurring."""
 
 from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
@@ -38,13 +49,15 @@ class TimeMention:
 @dataclass(frozen=True)
 class PassageDate:
     """The date or range a passage is about. resolved=False: no expression resolved, and the
-    range is just the reference (speech) day."""
+    range is just the reference (speech) day. recurring: the first recurring time the passage
+    names ("every second Thursday"), which is no date and leaves the range as it is."""
 
     date_from: date
     date_to: date
     granularity: Granularity
     resolved: bool
     phrase: str | None = None
+    recurring: str | None = None
 
 
 # ---------------------------------------------------------------------------- calendar helpers
@@ -153,12 +166,145 @@ _DAY_WORDS = {
     "the day after tomorrow": (2, 2),
 }
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
-_FUTURE = re.compile(
-    r"\b(?:will|won't|shall|gonna|(?<!was\s)(?<!were\s)going\s+to|plan(?:s|ning)?\s+to|"
-    r"hop(?:e|ing)\s+to|can't\s+wait|looking\s+forward|about\s+to|tomorrow|next|upcoming|"
-    r"soon)\b|'ll\b",
+# Direction markers (English). A marker right after "was"/"were"/"had" is a plan in the past
+# ("we were planning to go in May"), so it does not look forward; those words look back instead.
+# "next to" is a place and "will last" a duration, no direction.
+_NOT_IN_THE_PAST = r"(?<!\bwas\s)(?<!\bwere\s)(?<!\bhad\s)"
+_FORWARD = re.compile(
+    r"\b(?:will|won't|shall|gonna|wanna|might|let's|soon|upcoming|tomorrow|next(?!\s+to\b)|someday|"
+    r"would(?!\s+have\b)|(?:can't|cannot|can\s+not)\s+wait|look(?:s|ing)?\s+forward|about\s+to|"
+    r"(?:would|'d)\s+(?:like|love)\s+to|if|(?:maybe|perhaps)\s+(?:we|i|you|they)\s+(?:could|can|should)|"
+    + _NOT_IN_THE_PAST
+    + r"(?:going\s+to|plan(?:s|ning)?|thinking\s+(?:about|of)|hop(?:e|es|ing)|wants?\s+to|wanting\s+to|"
+    r"intend(?:s|ing)?\s+to|aim(?:s|ing)?\s+to|expect(?:s|ing)?\s+to))\b|'ll\b",
     re.I,
 )
+# A present progressive speaks of an arrangement ("we're flying to Rome in May", "What is Lena doing
+# in May?"); "-ing" words that are adjectives or nouns ("is amazing", "is something") do not count.
+_ING_NOT_VERBS = (
+    r"(?!(?i:\w*thing|(?:amaz|interest|excit|bor|annoy|confus|surpris|relax|tir|stunn|charm|fascinat|"
+    r"overwhelm|challeng|inspir|reward|disappoint|worry|miss|lack)ing)\b)"
+)
+_ADVERB = r"(?:(?i:\w+ly|still|also|just|really)\s+)?"
+_PROGRESSIVE = re.compile(
+    r"\b(?:(?i:am|is|are)\s+(?:(?i:i|you|we|they|he|she|it)\s+|[A-Z][a-z]+\s+)?|(?i:'m|'re)\s+)"
+    + _ADVERB
+    + _ING_NOT_VERBS
+    + r"(?i:[a-z]+ing)\b"
+)
+_BACKWARD = re.compile(
+    r"\b(?:was|wasn't|were|weren't|did|didn't|had|hadn't|used\s+to|ago|(?<!will\s)(?<!'ll\s)(?<!to\s)last|"
+    r"yesterday|earlier|"
+    r"went|saw|came|got|made|took|told|said|met|found|gave|left|felt|thought|bought|brought|began|"
+    r"ran|wrote|ate|spent|heard|kept|lost|won(?!')|sat|stood|drove|flew|slept|taught|caught|sent|built|"
+    r"paid|sold|held|knew|grew|threw|wore|broke|chose|forgot|became|"
+    r"(?:have|has|'ve)\s+(?:\w+\s+)?(?:been|gone|seen|done|had|met|[a-z]+ed))\b",
+    re.I,
+)
+# A subject's "-ed" verb is past ("we moved", "Lena finally visited"); an "-ed" after "are you" is
+# an adjective ("are you interested"), and "-eed" words (need, feed) are no past tense.
+_PAST_ED = re.compile(
+    r"(?<!(?i:\bare\s))(?<!(?i:\bis\s))(?<!(?i:\bam\s))\b(?:(?i:i|we|you|he|she|they|it)|[A-Z][a-z]+)\s+"
+    r"(?:(?i:just|also|finally|already|really|never|first|then|\w+ly)\s+)?(?i:[a-z]{2,}(?<!e)ed)\b"
+)
+# A mention's clause ends at sentence and clause marks and at the conjunctions that open a clause
+# of its own ("…but next year we will…").
+_CLAUSE_BREAK = re.compile(r"[.;:!?,()\u2013\u2014]|\b(?:but|because|although|though|whereas)\b", re.I)
+
+# Recurring times (English): a cycle named with "every"/"each" (with a step: "every second
+# Thursday", "every other week", "every few months"), optionally with the point in it ("every year
+# in May"), plural weekdays ("on Mondays", "Saturday nights"), and frequency words ("weekly",
+# "twice a month").
+_PERIOD = (
+    rf"(?:{_WD}|{_MON}|{_SEASON}|day|night|morning|afternoon|evening|week(?:day|end|night)?|fortnight|month|"
+    r"quarter|year)s?"
+)
+_STEP = r"(?:other|second|third|fourth|alternate|single|\d{1,3}|two|three|four|five|six|(?:a\s+)?couple\s+of|few)"
+_POINT = rf"(?:in|on|during|at)\s+(?:the\s+)?(?:{_MON}|{_WD}|{_SEASON}|morning|afternoon|evening|night)s?"
+_PART_OF_DAY = r"(?:mornings|afternoons|evenings|nights)"
+_RECURRING = [
+    re.compile(p, re.I)
+    for p in [
+        rf"\b(?:{_POINT}\s+)?(?:every|each)\s+(?:{_STEP}\s+)?{_PERIOD}(?:\s+{_POINT})?\b",
+        rf"\b(?:(?:on|most|some)\s+)?(?:{_WD})s\b(?:\s+{_PART_OF_DAY}\b)?",
+        rf"\b(?:{_WD})\s+{_PART_OF_DAY}\b",
+        r"\b(?:on|at|most|on\s+the)\s+(?:weekends|weekdays)\b",
+        rf"\b(?:in\s+the|most|some)\s+{_PART_OF_DAY}\b",
+        r"\b(?:daily|nightly|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually)\b",
+        r"\b(?:once|twice|(?:\w+\s+)?\w+\s+times)\s+(?:a|per|every|each)\s+(?:day|week|month|year)\b",
+    ]
+]
+
+
+def _markers(text: str) -> list[tuple[int, int, int]]:
+    """Every direction marker in text as (start, end, +1 forward / -1 backward)."""
+    text = text.replace("\u2019", "'")  # same length: offsets stay those of the text
+    forward = [*_FORWARD.finditer(text), *_PROGRESSIVE.finditer(text)]
+    backward = [*_BACKWARD.finditer(text), *_PAST_ED.finditer(text)]
+    return [(m.start(), m.end(), 1) for m in forward] + [(m.start(), m.end(), -1) for m in backward]
+
+
+def tense_direction(text: str, start: int, end: int, markers: list[tuple[int, int, int]] | None = None) -> int:
+    """Which way the time mention text[start:end] points: +1 forward (a plan, hope or future),
+    -1 back (the past), 0 when the text says neither. The marker nearest the mention in its own
+    clause decides, else the nearest in the whole text; markers inside the mention ("next" of
+    "next May") are the mention's own business. `markers` may be passed in when reading many
+    mentions of one text."""
+    outside = [k for k in (_markers(text) if markers is None else markers) if k[1] <= start or k[0] >= end]
+    if not outside:
+        return 0
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    clause_from = max((b for b in breaks if b < start), default=-1)
+    clause_to = min((b for b in breaks if b >= end), default=len(text))
+    in_clause = [k for k in outside if k[0] > clause_from and k[1] <= clause_to]
+
+    def distance(k: tuple[int, int, int]) -> tuple[int, int]:
+        return (start - k[1] if k[1] <= start else k[0] - end), -k[2]  # a tie looks forward
+
+    return min(in_clause or outside, key=distance)[2]
+
+
+def _recurring_spans(text: str) -> list[tuple[int, int]]:
+    """The recurring times in text, longest first among overlaps, in text order."""
+    found = [
+        (m.start(), m.end())
+        for pattern in _RECURRING
+        for m in pattern.finditer(text)
+        if not re.search(r"\bmay\b", m.group(0))  # lower-case "may" is the verb: "each may bring one"
+    ]
+    chosen: list[tuple[int, int]] = []
+    for a, b in sorted(found, key=lambda r: (r[0] - r[1], r[0])):
+        if all(b <= c or a >= d for c, d in chosen):
+            chosen.append((a, b))
+    return sorted(chosen)
+
+
+def recurring_phrases(text: str) -> list[str]:
+    """The recurring times text names ("every second Thursday", "on Mondays", "each spring",
+    "weekly", "twice a month"), in text order: none is a date, and resolve_time_expressions
+    resolves none of them (nor the weekday or month inside them)."""
+    return [text[a:b] for a, b in _recurring_spans(text)]
+
+
+def date_tag_text(phrase: str | None, tag: str) -> str:
+    """A dated passage's label: "phrase: tag", or just the tag where the phrase says no more than
+    it ("May 2024" tagged May 2024, "on 8 May 2023", "May 8, 2023"): case, punctuation, ordinal
+    suffixes, word order, month abbreviations and the prepositions around a date do not count."""
+
+    def words(s: str) -> list[str]:
+        out = []
+        for w in re.findall(r"[a-z0-9]+", s.lower()):
+            w = re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w)
+            if len(w) >= 3 and any(name.startswith(w) for name in _MONTHS):  # "Jan", "sept", "May"
+                w = str(_month_no(w))
+            if w not in _FILLER:
+                out.append(w)
+        return sorted(out)
+
+    return tag if phrase is None or words(phrase) == words(tag) else f"{phrase}: {tag}"
+
+
+_FILLER = {"the", "of", "in", "on", "during", "at"}  # words around a date that add nothing to it
 
 
 def _norm(s: str | None) -> str:
@@ -311,7 +457,7 @@ _RULES = [
             _r_weekday,
         ),
         (
-            rf"\b(?P<rel>last|this|next|in|during|(?:in\s+)?(?:early|mid|late))[\s-]+(?P<mon>{_MON})\b"
+            rf"\b(?P<rel>last|this|next|in|during|for|by|until|till|(?:in\s+)?(?:early|mid|late))[\s-]+(?P<mon>{_MON})\b"
             rf"(?:,?\s+{_YEAR}\b)?(?!\s*\d)",
             _r_month,
         ),
@@ -337,19 +483,23 @@ _RULES = [
 def resolve_time_expressions(text: str, reference: datetime | date) -> list[TimeMention]:
     """Every time expression in text resolved against reference (the turn's timestamp; an aware
     datetime counts in its own zone's wall-clock date), in text order, non-overlapping: where
-    expressions overlap the longest wins ("last Saturday" over "Saturday"). Vague words
-    ("recently", "lately", "now") resolve to nothing."""
+    expressions overlap the longest wins ("last Saturday" over "Saturday"). An ambiguous one
+    ("in May", "on Friday") points the way tense_direction reads the sentence around it: forward
+    to the next occurrence, else the latest. Vague words ("recently", "lately", "now") and
+    recurring times ("every Thursday", "on Mondays": see recurring_phrases) resolve to nothing."""
     ref = reference if isinstance(reference, datetime) else datetime.combine(reference, time(12))
     ref = ref.replace(tzinfo=None)
-    future = bool(_FUTURE.search(text))
+    markers, recurring = _markers(text), _recurring_spans(text)
     found: list[TimeMention] = []
     for pattern, handler in _RULES:
         for m in pattern.finditer(text):
             month = m.groupdict().get("mon") or ""
             if month[:1] == "m" and month.lower() == "may":
                 continue  # lower-case "may" is the verb: "I may go", "it may 5x"
+            if any(m.start() < b and a < m.end() for a, b in recurring):
+                continue  # "every second Thursday" is no one Thursday
             try:
-                resolved = handler(m, ref, future)
+                resolved = handler(m, ref, tense_direction(text, m.start(), m.end(), markers) > 0)
             except (OverflowError, ValueError):
                 continue  # it would fall outside the calendar (years 1-9999): left unresolved
             if resolved:
@@ -361,15 +511,19 @@ def resolve_time_expressions(text: str, reference: datetime | date) -> list[Time
     return sorted(chosen, key=lambda t: t.start)
 
 
-def summarize_dates(mentions: list[TimeMention], reference: datetime | date) -> PassageDate:
+def summarize_dates(
+    mentions: list[TimeMention], reference: datetime | date, recurring: Sequence[str] = ()
+) -> PassageDate:
     """The date a passage is about: the first mention that says more than the speech day itself
     ("today I told her about last Saturday" is about Saturday), else the first mention, else the
-    reference day with resolved=False."""
+    reference day with resolved=False. `recurring` (recurring_phrases of the text): the first is
+    kept as the passage's recurring time, which dates nothing."""
     day = reference.date() if isinstance(reference, datetime) else reference
+    cycle = recurring[0] if recurring else None
     informative = [t for t in mentions if (t.date_from, t.date_to) != (day, day)]
     for t in informative or mentions:
-        return PassageDate(t.date_from, t.date_to, t.granularity, True, t.phrase)
-    return PassageDate(day, day, "day", False)
+        return PassageDate(t.date_from, t.date_to, t.granularity, True, t.phrase, cycle)
+    return PassageDate(day, day, "day", False, None, cycle)
 
 
 def format_date_tag(date_from: date, date_to: date, granularity: Granularity) -> str:
