@@ -74,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
         "--same-matter", type=float, nargs="*", default=[], help="also score these same-matter cosines, same run"
     )
 
+    own = kinds.add_parser(
+        "own-memory", help="small mixed workspaces written as a new user writes them, scored as checks (REST)"
+    )
+    own.add_argument("--k", type=at_least_one, default=10)
+    own.add_argument("--only", nargs="*", default=[], metavar="NAME", help="only these workspaces (lena, shop, ...)")
+    own.add_argument("--verbose", action="store_true", help="a line for every check, not only the failing ones")
+    own.add_argument("--json", default=None, metavar="FILE", help="write every check's result here")
+
     extract = kinds.add_parser("extract", help="extraction yield per mode against the configured LLM endpoint")
     extract.add_argument("--file", help="a text file to extract from")
     extract.add_argument("--data", help="a LoCoMo JSON file: its first conversation's first sessions")

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.common import bench_settings, nullcontext, percentile, served_api, timed
+from bench.own_memory import auc
 from bench.replay import ReplayLLM, observation_facts, replay_llm
 from donto.memory import Memory
 from donto.recall.render import RecallItem
@@ -200,6 +201,10 @@ def measure(s: Settings, args: argparse.Namespace, data: list[dict], llm: Replay
     ingested = ingest_s = raw_s = replay_s = 0.0
     replayed_facts = 0
     found_turns = FoundTurns()
+    # The top item's `relevance` for categories 1-4 and, when the first bundle carries one, for category 5
+    # (adversarial: asked only then, so a run without relevance makes no extra request)
+    relevance_seen: bool | None = None
+    top_relevance: dict[str, list[float]] = {"answerable": [], "adversarial": []}
     with served_api(s) as http:
         memory = Memory(s)
         encoder = memory.encoder  # the baselines embed with donto's own model
@@ -277,6 +282,11 @@ def measure(s: Settings, args: argparse.Namespace, data: list[dict], llm: Replay
                 latencies.append(time.perf_counter() - t0)
                 response.raise_for_status()
                 server_ms.append(response.json()["took_ms"])
+                items = response.json()["items"]
+                if relevance_seen is None and items:
+                    relevance_seen = any("relevance" in i for i in items)
+                if relevance_seen:
+                    top_relevance["answerable"].append((items[0].get("relevance") or 0.0) if items else 0.0)
                 recall_k20.append(
                     timed(
                         lambda: http.post(
@@ -332,6 +342,17 @@ def measure(s: Settings, args: argparse.Namespace, data: list[dict], llm: Replay
                             k,
                         )
                     results[method].append((qa["category"], scores))
+            if relevance_seen:
+                for qa in sample["qa"]:
+                    if qa.get("category") == 5:
+                        adversarial = http.post(
+                            "/v1/recall",
+                            headers=headers,
+                            json={"query": str(qa["question"]), "k": max(KS), "include_provenance": True},
+                        )
+                        adversarial.raise_for_status()
+                        items = adversarial.json()["items"]
+                        top_relevance["adversarial"].append((items[0].get("relevance") or 0.0) if items else 0.0)
             so_far = results["donto"]  # printed as it goes: a run that dies later keeps what it measured
             print(
                 f"{sample['sample_id']}: donto so far over {len(so_far)} questions: "
@@ -344,6 +365,14 @@ def measure(s: Settings, args: argparse.Namespace, data: list[dict], llm: Replay
                 flush=True,
             )
     report(results, latencies, server_ms, model)
+    if relevance_seen:
+        value = auc(top_relevance["answerable"], top_relevance["adversarial"])
+        print(
+            f"relevance AUC (the top item's): categories 1-4 ({len(top_relevance['answerable'])} questions) against "
+            f"category 5, adversarial ({len(top_relevance['adversarial'])}): "
+            + (f"{value:.3f}" if value is not None else "-")
+            + f" [{model}]"
+        )
     print(
         f"ingest{' as documents' if args.as_documents else ''}: {ingested / ingest_s:.1f} turns/s over "
         f"{ingested:.0f} turns, raw encode of the same turns {ingested / raw_s:.1f} turns/s "
