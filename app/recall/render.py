@@ -52,7 +52,7 @@ def date_label(moment: datetime) -> str:
 def turn_item(c: Candidate, turn: Mapping[str, Any], with_provenance: bool) -> RecallItem:
     tags = [date_label(read_instant(turn["occurredAt"]))] if turn["occurredAt"] else []
     tags += [date_tag_text(d["phrase"], d["tag"]) for d in turn["dates"] if d["phrase"]]
-    prefix = f"[{'; '.join(tags)}] " if tags else ""
+    prefix = f"[{'; '.join(dict.fromkeys(tags))}] " if tags else ""
     provenance = Provenance([turn["externalId"]], turn["sessionExternalId"], list(c.claim_ids))
     return RecallItem(
         subject=turn["speaker"],
@@ -72,7 +72,7 @@ def passage_item(c: Candidate, run: Sequence[Mapping[str, Any]], with_provenance
     first = run[0]
     tags = [date_label(read_instant(first["occurredAt"]))] if first["occurredAt"] else []
     tags += list(dict.fromkeys(date_tag_text(p["datePhrase"], p["dateTag"]) for p in run if p["datePhrase"]))
-    prefix = f"[{'; '.join(tags)}] " if tags else ""
+    prefix = f"[{'; '.join(dict.fromkeys(tags))}] " if tags else ""
     provenance = Provenance(
         [], None, [], None, first["documentId"], first["revision"], first["start"], run[-1]["end"], first["title"]
     )
