@@ -71,6 +71,31 @@ _OPENERS = (
     r"lol|bye|love you|miss you|sorry|dear|welcome back|happy birthday|same|yes|yeah|no|well|see you"
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_CONTENT = re.compile(r"\w+")
+# Endings a content word is compared without: a light stem, so that a question's word meets the same
+# word in another form ("drives", "driving").
+_ENDINGS = ("ies", "ing", "ed", "es", "s", "ly")
+# Words of questions that say what is asked, not what about.
+_ASKING = frozenset(["kind", "type", "sort", "name", "names", "tell", "say", "said", "know", "thing", "things"])
+
+# A statement that says a change happened, or what holds now: only such a later statement replaces an
+# earlier one on its matter ("I moved to Glasgow", "I'm a UX researcher now", "I sold the Golf, I cycle
+# instead"). A trip, a visit, a day's news say none of these.
+_CHANGE = re.compile(
+    r"\b(now|nowadays|these days|any ?more|no longer|not \w+ing any ?more|instead|actually|used to"
+    r"|moved|moving (?:in|out)|relocated|left|quit|stopped|gave up|given up|started|began|switched|changed"
+    r"|became|joined|sold|got (?:a|an|my|our) (?:new )?\w+|new (?:job|flat|house|home|place|role|position|car)"
+    r"|retired|graduated|divorced|married|engaged|broke up|split up|died|passed away|adopted|went (?:vegan|vegetarian)"
+    r"|since (?:then|last|january|february|march|april|may|june|july|august|september|october|november|december))\b",
+    re.IGNORECASE,
+)
+# A statement that says what may be, not what is: a plan, a wish, a guess, a condition, a question.
+_TENTATIVE = re.compile(
+    r"\b(thinking (?:about|of)|planning|plan(?:s)? to|hoping|hope to|want(?:s)? to|wanna|would like|'d like"
+    r"|might|maybe|perhaps|possibly|probably|considering|going to|gonna|will|'ll|someday|one day|wish"
+    r"|if|could|should|looking forward|can't wait|cannot wait|booked)\b|\?\s*$",
+    re.IGNORECASE,
+)
 
 
 class English:
@@ -131,6 +156,23 @@ class English:
             return question
         said = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b(['’]s\b)?")
         return said.sub(lambda m: "their" if m.group(1) else "they", question)
+
+    def replaces(self, text: str) -> bool:
+        """It says a change happened or what holds now, and not as a plan, a guess or a question."""
+        return bool(_CHANGE.search(text)) and not _TENTATIVE.search(text)
+
+    def content_words(self, text: str) -> set[str]:
+        """Its words past the stop words, as light stems ("drives" -> "driv", "drive" -> "driv")."""
+        words = set()
+        for word in _CONTENT.findall(text.lower()):
+            if len(word) < 3 or word in STOPWORDS or word in _ASKING:
+                continue
+            for ending in _ENDINGS:
+                if word.endswith(ending) and len(word) - len(ending) >= 3:
+                    word = word[: -len(ending)]
+                    break
+            words.add(word.rstrip("e"))
+        return words
 
     def time_mentions(self, text: str, reference: datetime | date) -> list[TimeMention]:
         return resolve_time_expressions(text, reference)

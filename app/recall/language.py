@@ -48,6 +48,16 @@ class Language(Protocol):
         """The question with each speaker it names said as a pronoun ("What are their hobbies?")."""
         ...
 
+    def replaces(self, text: str) -> bool:
+        """A later statement that can replace an earlier one on its matter: it says a change happened
+        or what holds now ("I moved to Glasgow", "I'm a researcher now"), not a plan, a trip, a guess
+        or a question ("Thinking about a trip to Skye in May")."""
+        ...
+
+    def content_words(self, text: str) -> set[str]:
+        """The words that say what a text is about, each in one form (relevance compares them)."""
+        ...
+
     def time_mentions(self, text: str, reference: datetime | date) -> list[TimeMention]:
         """The time expressions of `text`, resolved against `reference`."""
         ...

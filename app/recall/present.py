@@ -4,7 +4,10 @@
   latest statement on the matter, not the one that matched best. Two turns (or document passages)
   are on the same matter when the same person said them (or both came from documents without a
   speaker), in different sessions or documents, and their embeddings are at least SAME_MATTER alike;
-  the later one replaced the earlier. Among the best units (at least MATTERS_AMONG), a replaced statement is
+  the later one replaced the earlier only where it says a change or what holds now ("I moved to
+  Glasgow", "I'm a researcher now"): a plan, a trip, a visit or a guess replaces nothing (the
+  language's `replaces`), and where donto cannot tell it claims nothing. Among the best units (at
+  least MATTERS_AMONG), a replaced statement is
   followed down its chain (the later statement on its matter that best answers the question, then
   the one that replaced that, ...), each link moved above the one it replaced, and each
   replaced item says what replaced it last (`replaced_by`, and a note in its text): an agent
@@ -22,7 +25,7 @@ recall's default bundle size."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,12 +56,14 @@ class Later:
 
 
 def latest_first(
-    ranking: list[Candidate], units: Mapping[str, Mapping[str, Any]], top: int
+    ranking: list[Candidate], units: Mapping[str, Mapping[str, Any]], top: int, replaces: Callable[[str], bool]
 ) -> tuple[list[Candidate], dict[str, Later]]:
     """`ranking` with, among its best `top` units (`units`: their rows from recall_present_units, by
     id), each statement a later one on its matter replaced followed down its chain of replacements,
     every link above the one it replaced (the latest word first); and, for each replaced unit, the
-    latest statement that replaced it."""
+    latest statement that replaced it. Only a later statement that `replaces` (the language's word that
+    it says a change or what holds now, not a plan, a trip, a guess) replaces anything: where it cannot
+    tell, the two keep their places and neither says anything of the other."""
     considered = [c for c in ranking if c.kind in UNITS and c.id in units and units[c.id]["embedding"]][:top]
     if len(considered) < 2:
         return ranking, {}
@@ -68,6 +73,7 @@ def latest_first(
     alike = vectors @ vectors.T
     times = [read_instant(r["occurredAt"]) for r in rows]
     speakers = [(r["speaker"] or "").strip().lower() for r in rows]
+    can_replace = [replaces(r["text"] or "") for r in rows]
     # next_of[i]: of the later statements on i's matter, the one that best answers the question
     next_of: dict[int, int] = {}
     for i, j in ((i, j) for i in range(len(rows)) for j in range(len(rows))):
@@ -76,6 +82,7 @@ def latest_first(
             ti is None
             or tj is None
             or tj <= ti
+            or not can_replace[j]
             or speakers[i] != speakers[j]
             or rows[i]["source"] == rows[j]["source"]
             or alike[i, j] < SAME_MATTER

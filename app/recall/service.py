@@ -431,7 +431,8 @@ def latest_first(r: Recall) -> None:
     """On a question about the present, each matter's latest statement first (present.py)."""
     depth = max(r.request.k, present.MATTERS_AMONG)
     top = [c.id for c in r.units()[:depth]]
-    r.ranking, r.later = present.latest_first(r.ranking, r.details.by_id("recall_present_units", top), depth)
+    units = r.details.by_id("recall_present_units", top)
+    r.ranking, r.later = present.latest_first(r.ranking, units, depth, r.service.language.replaces)
 
 
 # ----------------------------------------------------------------------------------------- renders

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from donto.recall.english import ENGLISH
 from donto.recall.fusion import Candidate
 from donto.recall.present import claims_compete, latest_first
 from donto.recall.question import read
 from donto.recall.recipes import route
 
 
-def unit(id: str, speaker: str, source: str, month: int, embedding: list[float]) -> dict:
+def unit(id: str, speaker: str, source: str, month: int, embedding: list[float], text: str | None = None) -> dict:
     return {
         "id": id,
         "externalId": id,
         "speaker": speaker,
         "source": source,
         "occurredAt": f"2024-{month:02}-01T00:00:00Z",  # as Cypher's toString() writes it
-        "text": id,
+        "text": text or f"It is {id} now.",  # a statement of what holds now, which can replace
         "embedding": embedding,
     }
 
@@ -71,9 +72,9 @@ def test_the_order_earlier_steps_set_stays_where_nothing_was_replaced():
         "chatter": unit("chatter", "Ben", "june", 6, [0.0, 1.0, 0.0]),
         "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
     }
-    ranked, _ = latest_first(ranking, units, top=4)
+    ranked, _ = latest_first(ranking, units, top=4, replaces=ENGLISH.replaces)
     assert [c.id for c in ranked] == ["elsewhere", "moved", "berlin", "chatter"]
-    unmoved, replaced = latest_first(ranking[:1] + ranking[2:3], units, top=2)
+    unmoved, replaced = latest_first(ranking[:1] + ranking[2:3], units, top=2, replaces=ENGLISH.replaces)
     assert [c.id for c in unmoved] == ["elsewhere", "chatter"] and replaced == {}
 
 
@@ -84,7 +85,7 @@ def test_the_later_statement_on_the_same_matter_takes_the_earlier_ones_place_and
         "chatter": unit("chatter", "Ben", "june", 6, [1.0, 0.1, 0.0]),  # alike, but someone else said it
         "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
     }
-    ranked, replaced = latest_first(ranking, units, top=3)
+    ranked, replaced = latest_first(ranking, units, top=3, replaces=ENGLISH.replaces)
     assert [c.id for c in ranked] == ["moved", "berlin", "chatter"]
     assert list(replaced) == ["berlin"] and replaced["berlin"].external_id == "moved"
 
@@ -102,17 +103,32 @@ def test_a_chain_of_replacements_reads_newest_first_each_link_above_the_one_it_r
         "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
         "bike": unit("bike", "Maria", "november", 11, [1.0, 0.15, 0.0]),
     }
-    ranked, replaced = latest_first(ranking, units, top=4)
+    ranked, replaced = latest_first(ranking, units, top=4, replaces=ENGLISH.replaces)
     # berlin's most to-the-point successor is the move, the move's the bike: the move is lifted just
     # above berlin, the bike just above the move
     assert [c.id for c in ranked] == ["bike", "moved", "berlin", "other"]
     assert {k: v.external_id for k, v in replaced.items()} == {"berlin": "bike", "moved": "bike"}
 
 
+def test_a_plan_a_visit_or_a_guess_by_the_same_speaker_replaces_nothing():
+    ranking = [Candidate("turn", "glasgow", 3.0), Candidate("turn", "skye", 2.0)]
+    for later in (
+        "Thinking about a hiking trip to Skye in May, if work lets me.",
+        "I visited Skye for a weekend, the hills were lovely.",
+        "Maybe I will get a dog someday, not sure.",
+    ):
+        units = {
+            "glasgow": unit("glasgow", "Lena", "october", 10, [1.0, 0.1], "I left nursing and moved to Glasgow."),
+            "skye": unit("skye", "Lena", "january", 12, [1.0, 0.12], later),
+        }
+        ranked, replaced = latest_first(ranking, units, top=2, replaces=ENGLISH.replaces)
+        assert [c.id for c in ranked] == ["glasgow", "skye"] and replaced == {}, later
+
+
 def test_statements_on_different_matters_are_left_in_place():
     ranking = [Candidate("turn", "home", 2.0), Candidate("turn", "car", 1.0)]
     units = {"home": unit("home", "Maria", "a", 3, [1.0, 0.0]), "car": unit("car", "Maria", "b", 8, [0.0, 1.0])}
-    ranked, replaced = latest_first(ranking, units, top=2)
+    ranked, replaced = latest_first(ranking, units, top=2, replaces=ENGLISH.replaces)
     assert [c.id for c in ranked] == ["home", "car"] and replaced == {}
 
 
