@@ -78,15 +78,9 @@ _ENDINGS = ("ies", "ing", "ed", "es", "s", "ly")
 # Words of questions that say what is asked, not what about.
 _ASKING = frozenset(["kind", "type", "sort", "name", "names", "tell", "say", "said", "know", "thing", "things"])
 
-# A statement that says a change happened, or what holds now: only such a later statement replaces an
-# earlier one on its matter ("I moved to Glasgow", "I'm a UX researcher now", "I sold the Golf, I cycle
-# instead"). A trip, a visit, a day's news say none of these.
-_CHANGE = re.compile(
-    r"\b(now|nowadays|these days|any ?more|no longer|not \w+ing any ?more|instead|actually|used to"
-    r"|moved|moving (?:in|out)|relocated|left|quit|stopped|gave up|given up|started|began|switched|changed"
-    r"|became|joined|sold|got (?:a|an|my|our) (?:new )?\w+|new (?:job|flat|house|home|place|role|position|car)"
-    r"|retired|graduated|divorced|married|engaged|broke up|split up|died|passed away|adopted|went (?:vegan|vegetarian)"
-    r"|since (?:then|last|january|february|march|april|may|june|july|august|september|october|november|december))\b",
+# An occasion, not a state: a trip, a visit, a weekend away replaces nothing it resembles.
+_OCCASION = re.compile(
+    r"\b(trip|visit(?:ed|ing|s)?|holiday|vacation|getaway|for (?:a|the) (?:weekend|week|day|night)|weekend away)\b",
     re.IGNORECASE,
 )
 # A statement that says what may be, not what is: a plan, a wish, a guess, a condition, a question.
@@ -158,8 +152,9 @@ class English:
         return said.sub(lambda m: "their" if m.group(1) else "they", question)
 
     def replaces(self, text: str) -> bool:
-        """It says a change happened or what holds now, and not as a plan, a guess or a question."""
-        return bool(_CHANGE.search(text)) and not _TENTATIVE.search(text)
+        """It says what is, not what may be (a plan, a wish, a guess, a condition, a question), nor an
+        occasion (a trip, a visit)."""
+        return not _TENTATIVE.search(text) and not _OCCASION.search(text)
 
     def content_words(self, text: str) -> set[str]:
         """Its words past the stop words, as light stems ("drives" -> "driv", "drive" -> "driv")."""

@@ -49,9 +49,9 @@ class Language(Protocol):
         ...
 
     def replaces(self, text: str) -> bool:
-        """A later statement that can replace an earlier one on its matter: it says a change happened
-        or what holds now ("I moved to Glasgow", "I'm a researcher now"), not a plan, a trip, a guess
-        or a question ("Thinking about a trip to Skye in May")."""
+        """A later statement that can replace an earlier one on its matter: it says what is ("I moved
+        to Glasgow", "I'm a researcher now"), not a plan, a trip, a visit, a guess or a question
+        ("Thinking about a trip to Skye in May")."""
         ...
 
     def content_words(self, text: str) -> set[str]:

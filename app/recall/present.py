@@ -4,11 +4,10 @@
   latest statement on the matter, not the one that matched best. Two turns (or document passages)
   are on the same matter when the same person said them (or both came from documents without a
   speaker), in different sessions or documents, and their embeddings are at least SAME_MATTER alike;
-  the later one replaced the earlier only where it says a change or what holds now ("I moved to
-  Glasgow", "I'm a researcher now"): a plan, a trip, a visit or a guess replaces nothing (the
-  language's `replaces`), and where donto cannot tell it claims nothing. Among the best units (at
-  least MATTERS_AMONG), a replaced statement is
-  followed down its chain (the later statement on its matter that best answers the question, then
+  the later one replaced the earlier only where it says what is ("I moved to Glasgow", "I'm a
+  researcher now"): a plan, a trip, a visit, a guess or a question replaces nothing (the language's
+  `replaces`), and there nothing is moved or said. Among the best units (at least MATTERS_AMONG), a
+  replaced statement is followed down its chain (the later statement on its matter that best answers the question, then
   the one that replaced that, ...), each link moved above the one it replaced, and each
   replaced item says what replaced it last (`replaced_by`, and a note in its text): an agent
   reading top-down reads the newest word first, then the older ones, marked.
