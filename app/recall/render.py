@@ -43,6 +43,7 @@ class RecallItem:
     hypothesis: bool | None = None  # a claim's: inferred or conceivable, not stated
     standing: str | None = None  # a claim's: asserted | corroborated | hypothetical
     replaced_by: str | None = None  # a later statement on the same matter (present.py): its turn's external id
+    relevance: float | None = None  # how well it answers the question, in [0, 1] (relevance.py)
 
 
 def date_label(moment: datetime) -> str:
@@ -122,6 +123,7 @@ OPTIONAL = (
     "hypothesis",
     "standing",
     "replaced_by",
+    "relevance",
 )  # left out of the answer when None
 
 

@@ -24,7 +24,7 @@ from donto.embedding.encoder import Encoder
 from donto.errors import IndexUnavailable, InvalidInput
 from donto.graph.client import GraphClient
 from donto.jobs.claim_embeddings import ClaimEmbeddings
-from donto.recall import fusion, present
+from donto.recall import fusion, present, relevance
 from donto.recall.addressed import ADDRESSED_CANDIDATES, addressed_as, with_labels
 from donto.recall.arms import ARM_NAMES, ARMS, ArmsFound, QueryVectors, run_arms
 from donto.recall.english import ENGLISH
@@ -42,6 +42,8 @@ DRAIN_BEFORE_RECALL = 2048  # claims a recall embeds itself before searching
 # flight (a recall past this many waits for one; the API runs 40 requests' work at once).
 BESIDE_ENCODING = 8
 # The arms that find claims or document passages only once the embedder has been by.
+# Turns and passages compete on relevance among the best this many k (kinds_compete).
+COMPETING_DEPTH = 2
 EMBEDDED_ARMS = ("claim_vector", "fulltext", "passage_vector", "passage_context_vector", "time_window")
 
 
@@ -63,6 +65,7 @@ class RecallResult:
     took_ms: float
     arms_unavailable: tuple[str, ...] = ()  # left out while their index is built or rebuilt: a partial bundle
     names_read_as: Mapping[str, str] = field(default_factory=dict)  # a name the chat calls a speaker -> their label
+    nothing_relevant: bool = False  # no item reaches relevance.FLOOR: memory likely holds no answer
 
 
 def check_arm_weights(weights: Mapping[str, float]) -> dict[str, float]:
@@ -103,7 +106,7 @@ class RecallService:
             if stage.when(r):
                 stage.run(r)
         took = (time.perf_counter() - started) * 1000
-        return RecallResult(r.items, took, r.found.unavailable if r.found else (), r.read_as)
+        return RecallResult(r.items, took, r.found.unavailable if r.found else (), r.read_as, r.nothing_relevant)
 
     def begin(self, workspace: str, request: RecallRequest) -> Recall:
         """The request's Recall: its question read, its recipe routed, named and weighed."""
@@ -202,6 +205,7 @@ class Details:
         self.turns: dict[str, dict[str, Any]] = {}
         self.passages: dict[str, dict[str, Any]] = {}
         self.neighbours: dict[str, dict[str, Any]] = {}  # unit id -> {previousId, nextId}
+        self.embedded: dict[str, dict[str, Any]] = {}  # unit id -> recall_present_units' row
 
     def around(self, strongest: Sequence[Candidate], best: Sequence[Candidate]) -> None:
         """The strongest units' neighbours, and the details of the best units and those neighbours."""
@@ -226,6 +230,11 @@ class Details:
         if passages:  # recall_passages_around, asked for no neighbours
             around = self.graph.read_row("recall_passages_around", workspace=self.workspace, strongest=[], ids=passages)
             self.passages.update({p["id"]: p for p in around["passages"]})
+
+    def units(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Turns' and passages' speaker, time, text and embedding (recall_present_units), by id."""
+        self.embedded.update(self.by_id("recall_present_units", [i for i in ids if i not in self.embedded]))
+        return {i: self.embedded[i] for i in ids if i in self.embedded}
 
     def by_id(self, query: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The rows of `query` (recall_turns, recall_turn_places, recall_claims...) for `ids`, by id."""
@@ -256,6 +265,8 @@ class Recall:
     later: dict[str, present.Later] = field(default_factory=dict)  # a replaced unit -> what replaced it
     picked: list[list[Candidate]] = field(default_factory=list)  # the items' candidates
     items: list[RecallItem] = field(default_factory=list)
+    relevance: dict[tuple[str, str], float] = field(default_factory=dict)  # units' relevance, measured once
+    nothing_relevant: bool = True  # no item reaches relevance.FLOOR
 
     @property
     def arms(self) -> list[str]:
@@ -411,6 +422,36 @@ def claims_compete(r: Recall) -> None:
 # ------------------------------------------------------------------------------------------ orders
 
 
+def kinds_compete(r: Recall) -> None:
+    """Turns and document passages compete on how well each answers: turns in the order the steps
+    before gave them, passages by relevance, and each place a unit held in the best COMPETING_DEPTH k
+    goes to whichever kind's next unit is the more relevant (relevance.py). A chat's turns lifted as a block
+    by their session and their neighbours no longer stand above the document sentence that answers;
+    claims keep their places (they competed on their own cosine, present.claims_compete)."""
+    head = r.ranking[: COMPETING_DEPTH * r.request.k]
+    units = r.units(head)
+    scores = measured(r, units)
+    queues = {kind: [c for c in units if c.kind == kind] for kind in fusion.UNITS}
+    # A document's lines are found by fewer arms than a chat's turns, and lifted by their document and
+    # neighbours more than by what they say: they line up by relevance; turns keep fusion's order, measured
+    # on chats to beat any one measure of them.
+    queues["passage"].sort(key=lambda c: -scores[(c.kind, c.id)])
+    order: list[Candidate] = []
+    for c in head:
+        if c.kind not in fusion.UNITS:
+            order.append(c)
+            continue
+        waiting = [q for q in queues.values() if q]
+        # the more relevant head; on a tie, the one the steps before placed first
+        best = max(waiting, key=lambda q: (scores[(q[0].kind, q[0].id)], -head.index(q[0])))
+        order.append(best.pop(0))
+    r.ranking = order + r.ranking[len(head) :]
+
+
+def mixes_kinds(r: Recall) -> bool:
+    return len({c.kind for c in r.units(r.ranking[: COMPETING_DEPTH * r.request.k])}) > 1
+
+
 def rerank(r: Recall) -> None:
     reranker = r.service.reranker
     assert reranker is not None
@@ -431,8 +472,7 @@ def latest_first(r: Recall) -> None:
     """On a question about the present, each matter's latest statement first (present.py)."""
     depth = max(r.request.k, present.MATTERS_AMONG)
     top = [c.id for c in r.units()[:depth]]
-    units = r.details.by_id("recall_present_units", top)
-    r.ranking, r.later = present.latest_first(r.ranking, units, depth, r.service.language.replaces)
+    r.ranking, r.later = present.latest_first(r.ranking, r.details.units(top), depth, r.service.language.replaces)
 
 
 # ----------------------------------------------------------------------------------------- renders
@@ -459,6 +499,46 @@ def render(r: Recall) -> None:
         else claim_item(group[0], claims[group[0].id], with_provenance)
         for group in r.picked
     ]
+
+
+def weigh_relevance(r: Recall) -> None:
+    """Each item's relevance (relevance.py): a run of passages its best passage's; a claim by its
+    cosine where a vector arm found it and by the words of its statement. And whether any item
+    reaches the floor."""
+    units = measured(r, [c for group in r.picked for c in group if c.kind in fusion.UNITS])
+    near = present.cosines(r.arms, r.rows)
+    for group, item in zip(r.picked, r.items):
+        if group[0].kind in fusion.UNITS:
+            item.relevance = max(units[(c.kind, c.id)] for c in group)
+        else:
+            said = relevance.words_said(asked_words(r), r.service.language.content_words(item.text))
+            item.relevance = relevance.relevance(near.get(("claim", group[0].id)), said)
+    r.nothing_relevant = relevance.nothing_relevant([item.relevance or 0.0 for item in r.items])
+
+
+def measured(r: Recall, units: Sequence[Candidate]) -> dict[tuple[str, str], float]:
+    """Each unit's relevance, measured once a request: its own embedding's cosine to the question
+    (the turn and passage arms' query) and the share of the question's content words its text says."""
+    todo = [c for c in units if (c.kind, c.id) not in r.relevance]
+    rows = r.details.units([c.id for c in todo])
+    language = r.service.language
+    for c in todo:
+        row = rows.get(c.id)
+        if row is None:  # not in scope: nothing to measure it by
+            r.relevance[(c.kind, c.id)] = relevance.relevance(None, 0.0)
+            continue
+        cosine = relevance.cosines(r.vectors.units, [row["embedding"]])[0] if r.vectors is not None else None
+        said = relevance.words_said(asked_words(r), language.content_words(row["text"] or ""))
+        r.relevance[(c.kind, c.id)] = relevance.relevance(cosine, said)
+    return {(c.kind, c.id): r.relevance[(c.kind, c.id)] for c in units}
+
+
+def asked_words(r: Recall) -> set[str]:
+    """The question's content words, past the names of the people it asks about (their turns carry
+    their names as speakers, not as words)."""
+    language = r.service.language
+    named = " ".join([*r.question.names, *r.speakers, *r.read_as])
+    return language.content_words(r.question.asked) - language.content_words(named)
 
 
 def annotate(r: Recall) -> None:
@@ -514,11 +594,13 @@ PIPELINE: tuple[Stage, ...] = (
     Stage(
         "claims", "scores", claims_compete, when=lambda r: any(c.kind == "claim" for c in r.ranking[: 2 * r.request.k])
     ),
+    Stage("kinds compete", "orders", kinds_compete, when=mixes_kinds),
     Stage("rerank", "orders", rerank, when=lambda r: r.service.reranker is not None and r.request.rerank),
     Stage("spread", "orders", spread, when=lambda r: bool(r.recipe.spread_top)),
     Stage("latest first", "orders", latest_first, when=lambda r: r.recipe.latest_first),
     Stage("choose", "renders", choose),
     Stage("render", "renders", render),
+    Stage("relevance", "renders", weigh_relevance),
     Stage("annotate", "renders", annotate),
     Stage("trim", "renders", trim, when=lambda r: r.request.max_tokens is not None),
 )

@@ -76,6 +76,15 @@ class RecallItemOut(BaseModel):
         "replaced: the latest one's turn id (a passage's id); its text also quotes it; absent otherwise",
     )
 
+    relevance: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="how well the item answers the question, in [0, 1], comparable across questions and workspaces: "
+        "its own cosine to the question and the share of the question's words it says (docs: recall, relevance); "
+        "below 0.5 (the floor) an item is more likely about something else than an answer",
+    )
+
     @classmethod
     def of(cls, item: RecallItem) -> RecallItemOut:
         """The item as the API hands it back: `provenance`, `state` and a claim's fields are left unset (so an answer
@@ -99,6 +108,8 @@ class RecallItemOut(BaseModel):
             out.standing = item.standing  # type: ignore[assignment]  # one of the three
         if item.replaced_by is not None:
             out.replaced_by = item.replaced_by
+        if item.relevance is not None:
+            out.relevance = item.relevance
         return out
 
 
@@ -117,9 +128,20 @@ class RecallOut(BaseModel):
         "absent when there are none",
     )
 
+    nothing_relevant: bool = Field(
+        default=False,
+        description="true when no item reaches the relevance floor (0.5), an empty bundle included: memory most "
+        "likely holds no answer to this question; an agent should say it does not know, or ask, rather than answer "
+        "from these items",
+    )
+
     @classmethod
     def of(cls, result: RecallResult) -> RecallOut:
-        out = cls(items=[RecallItemOut.of(i) for i in result.items], took_ms=round(result.took_ms, 2))
+        out = cls(
+            items=[RecallItemOut.of(i) for i in result.items],
+            took_ms=round(result.took_ms, 2),
+            nothing_relevant=result.nothing_relevant,
+        )
         if result.arms_unavailable:  # else left unset, so the answer leaves the key out
             out.arms_unavailable = list(result.arms_unavailable)
         if result.names_read_as:
