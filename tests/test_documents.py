@@ -88,7 +88,7 @@ def test_a_transcripts_lines_are_said_by_their_speakers(api):
     items = passages_of(recall(api, "What did Ann eat in Porto?", k=3))
     food = next(i for i in items if "francesinha" in i["text"])
     assert (food["subject"], food["predicate"]) == ("Ann", "said")
-    assert food["text"] == "[2 May 2024] Ann: Lovely. We ate francesinha every day."
+    assert food["text"] == "[2 May 2024; every day: recurring] Ann: Lovely. We ate francesinha every day."
 
 
 def test_a_new_revision_replaces_the_old_passages_as_of_now_but_not_as_of_before(api):

@@ -12,11 +12,18 @@ Direction: where an expression is ambiguous between past and future ("in June", 
 intention, hope or future: "will", "'ll", "going to", "planning", "thinking about", "hoping to",
 "want to", "can't wait", "if", "might", "next", "soon", a present progressive "we're flying") pick
 the next occurrence; backward markers (the past: "was", "did", "went", "saw", a subject's "-ed"
-verb, "have been", "ago", "last") the latest one. The nearest marker in the mention's clause wins,
-else the nearest in the text; with no marker at all, the latest (most text is past narration).
+verb, "have been", "ago", "last") the latest one. A present tense stating a schedule ("the exams
+are in January", "it starts in May", "I start in February") looks forward too, but weakly: it
+counts only in the mention's own clause and only where no other marker there speaks ("we were in
+Rome on Friday" looks back). The nearest marker in the mention's clause wins, else the nearest in
+the text; with no marker at all, the latest (most text is past narration). A starting point
+("from April", "from July to September") and a bare day of the month ("the 29th") look forward
+unless their own clause speaks of the past: a change or a day named without a past tense is one
+to come.
 
 Recurring times ("every Thursday", "every second Thursday", "on Mondays", "each spring", "weekly",
-"twice a month") are no date: resolve_time_expressions never pins them, nor the weekday or month
+"twice a month", a range of weekdays "Tuesday to Saturday", "the first Saturday of every month")
+are no date: resolve_time_expressions never pins them, nor the weekday or month
 inside them, and `recurring_phrases` names them so a passage can be tagged as recurring."""
 
 from __future__ import annotations
@@ -207,6 +214,17 @@ _PAST_ED = re.compile(
     r"(?<!(?i:\bare\s))(?<!(?i:\bis\s))(?<!(?i:\bam\s))\b(?:(?i:i|we|you|he|she|they|it)|[A-Z][a-z]+)\s+"
     r"(?:(?i:just|also|finally|already|really|never|first|then|\w+ly)\s+)?(?i:[a-z]{2,}(?<!e)ed)\b"
 )
+# A present tense stating a schedule looks forward ("my exams are in January", "the course starts in
+# May", "I start in February"), but it is weak: it only speaks where nothing else in the mention's
+# clause does, since the same words also describe the past ("it's the photo I took in May").
+# "'s" only after a pronoun or wh-word (else it is a possessive: "Lena's party in May") and not
+# before a perfect ("it's been"); "am" only after "I" ("10 am" is a clock time).
+_SCHEDULE = re.compile(
+    r"\b(?:is|are)(?:n't)?\b|'re\b|(?<=\bI)'m\b|(?<=\bI\s)am\b|"
+    r"\b(?:it|that|there|here|he|she|this|what|when|where|who)'s\b(?!\s+(?:been|had|got|gone)\b)|"
+    r"\b(?:starts|opens|begins|ends|closes|runs)\b|\b(?:i|we|you|they)\s+(?:start|open|begin|end|close|run)\b",
+    re.I,
+)
 # A mention's clause ends at sentence and clause marks and at the conjunctions that open a clause
 # of its own ("…but next year we will…").
 _CLAUSE_BREAK = re.compile(r"[.;:!?,()\u2013\u2014]|\b(?:but|because|although|though|whereas)\b", re.I)
@@ -222,6 +240,22 @@ _PERIOD = (
 _STEP = r"(?:other|second|third|fourth|alternate|single|\d{1,3}|two|three|four|five|six|(?:a\s+)?couple\s+of|few)"
 _POINT = rf"(?:in|on|during|at)\s+(?:the\s+)?(?:{_MON}|{_WD}|{_SEASON}|morning|afternoon|evening|night)s?"
 _PART_OF_DAY = r"(?:mornings|afternoons|evenings|nights)"
+# A weekday range ("Tuesday to Saturday", "Mon\u2013Fri", "Tuesday through Saturday") is a schedule,
+# opening hours or a working week, never one date; "from Monday to Friday" (often one stretch:
+# "I'm away from Monday to Friday") and one qualified by this/next/last stay as they were.
+_WD_ANY = rf"(?:{_WD}|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b"
+_WEEKDAY_RANGE = (
+    rf"(?<!\bfrom\s)(?<!\bthis\s)(?<!\bnext\s)(?<!\blast\s)\b{_WD_ANY}\.?"
+    rf"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|till|until)\s+){_WD_ANY}(?!\s+(?:this|next|last)\s+week\b)"
+)
+# An ordinal day of a month in general ("the first Saturday of every month", "the 1st of the
+# month", "every last Friday of the month") comes round each month: no date. Of a named month
+# ("the second Sunday of December") it is one date: _ORDINAL_WEEKDAY below.
+_ORDINAL = r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)"
+_MONTHLY_ORDINAL = (
+    rf"\b(?:on\s+)?(?:the\s+|every\s+|each\s+)?(?:{_ORDINAL}|\d{{1,2}}(?:st|nd|rd|th))"
+    rf"(?:\s+(?:{_WD}|weekend|week))?\s+(?:of|in)\s+(?:every|each|the)\s+month\b"
+)
 _RECURRING = [
     re.compile(p, re.I)
     for p in [
@@ -232,23 +266,36 @@ _RECURRING = [
         rf"\b(?:in\s+the|most|some)\s+{_PART_OF_DAY}\b",
         r"\b(?:daily|nightly|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually)\b",
         r"\b(?:once|twice|(?:\w+\s+)?\w+\s+times)\s+(?:a|per|every|each)\s+(?:day|week|month|year)\b",
+        _WEEKDAY_RANGE,
+        _MONTHLY_ORDINAL,
     ]
 ]
 
 
-def _markers(text: str) -> list[tuple[int, int, int]]:
-    """Every direction marker in text as (start, end, +1 forward / -1 backward)."""
+Marker = tuple[int, int, int, bool]  # start, end, +1 forward / -1 backward, strong
+
+
+def _markers(text: str) -> list[Marker]:
+    """Every direction marker in text as (start, end, +1 forward / -1 backward, strong); the
+    schedule present tense (_SCHEDULE) is the one weak kind."""
     text = text.replace("\u2019", "'")  # same length: offsets stay those of the text
     forward = [*_FORWARD.finditer(text), *_PROGRESSIVE.finditer(text)]
     backward = [*_BACKWARD.finditer(text), *_PAST_ED.finditer(text)]
-    return [(m.start(), m.end(), 1) for m in forward] + [(m.start(), m.end(), -1) for m in backward]
+    return (
+        [(m.start(), m.end(), 1, True) for m in forward]
+        + [(m.start(), m.end(), -1, True) for m in backward]
+        + [(m.start(), m.end(), 1, False) for m in _SCHEDULE.finditer(text)]
+    )
 
 
-def tense_direction(text: str, start: int, end: int, markers: list[tuple[int, int, int]] | None = None) -> int:
+def tense_direction(
+    text: str, start: int, end: int, markers: list[Marker] | None = None, *, clause_only: bool = False
+) -> int:
     """Which way the time mention text[start:end] points: +1 forward (a plan, hope or future),
     -1 back (the past), 0 when the text says neither. The marker nearest the mention in its own
-    clause decides, else the nearest in the whole text; markers inside the mention ("next" of
-    "next May") are the mention's own business. `markers` may be passed in when reading many
+    clause decides (a weak one, the schedule present tense, only where no other speaks there),
+    else the nearest in the whole text (clause_only: none, 0); markers inside the mention ("next"
+    of "next May") are the mention's own business. `markers` may be passed in when reading many
     mentions of one text."""
     outside = [k for k in (_markers(text) if markers is None else markers) if k[1] <= start or k[0] >= end]
     if not outside:
@@ -257,11 +304,14 @@ def tense_direction(text: str, start: int, end: int, markers: list[tuple[int, in
     clause_from = max((b for b in breaks if b < start), default=-1)
     clause_to = min((b for b in breaks if b >= end), default=len(text))
     in_clause = [k for k in outside if k[0] > clause_from and k[1] <= clause_to]
+    pools = [[k for k in in_clause if k[3]], [k for k in in_clause if not k[3]]]
+    if not clause_only:
+        pools.append([k for k in outside if k[3]])
 
-    def distance(k: tuple[int, int, int]) -> tuple[int, int]:
+    def distance(k: Marker) -> tuple[int, int]:
         return (start - k[1] if k[1] <= start else k[0] - end), -k[2]  # a tie looks forward
 
-    return min(in_clause or outside, key=distance)[2]
+    return next((min(pool, key=distance)[2] for pool in pools if pool), 0)
 
 
 def _recurring_spans(text: str) -> list[tuple[int, int]]:
@@ -414,6 +464,50 @@ def _r_month(m, ref, fut):
     return *_nearest([(date(y, month, 1), _month_end(date(y, month, 1))) for y in years], day, rel, fut), "month"
 
 
+def _r_month_from(m, ref, fut):
+    """ "from April", "from July to September": the month (or months, one range) a change starts."""
+    if not m.group("mon2"):
+        return _r_month(m, ref, fut)
+    first, last, day = _month_no(m.group("mon")), _month_no(m.group("mon2")), ref.date()
+    wraps = int(last < first)  # "from November to February" ends the year after
+    years = [int(m.group("y")) - wraps] if m.group("y") else range(day.year - 2, day.year + 2)
+    instances = [(date(y, first, 1), _month_end(date(y + wraps, last, 1))) for y in years]
+    return *(instances[0] if m.group("y") else _nearest(instances, day, "", fut)), "month"
+
+
+def _nth_weekday(year: int, month: int, weekday: int, nth: str) -> date | None:
+    """The nth ("first".."fifth", "1st".."5th", "last") given weekday of a month; None if none."""
+    if nth == "last":
+        end = _month_end(date(year, month, 1))
+        return end - timedelta(days=(end.weekday() - weekday) % 7)
+    n = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}.get(nth) or int(nth[0])
+    d = date(year, month, 1) + timedelta(days=(weekday - date(year, month, 1).weekday()) % 7, weeks=n - 1)
+    return d if d.month == month else None
+
+
+def _r_nth_weekday(m, ref, fut):
+    """ "the second Sunday of December", "the last Friday in May 2024": one day, the year by tense."""
+    month, wd, nth = _month_no(m.group("mon")), _WEEKDAYS.index(m.group("wd").lower()), m.group("nth").lower()
+    years = [int(m.group("y"))] if m.group("y") else range(ref.year - 1, ref.year + 2)
+    days = [(d, d) for y in years if (d := _nth_weekday(y, month, wd, nth))]
+    d = (days[0] if m.group("y") else _nearest(days, ref.date(), "", fut))[0] if days else None
+    return (d, d, "day") if d else None
+
+
+def _r_day_of_month(m, ref, fut):
+    """ "the 29th", "on the 3rd", "Friday is the 29th": that day of this month where it is still to
+    come looking forward (else next month's), where it is over looking back (else last month's);
+    "the 3rd of next month" says the month itself."""
+    n, day = int(m.group("dom")), ref.date()
+    if m.group("which"):
+        month = _month_start(day, {"last": -1, "this": 0, "next": 1}[m.group("which").lower()])
+        d = month.replace(day=n)  # a 31st of a 30-day month: ValueError, left unresolved
+        return d, d, "day"
+    days = [_month_start(day, k).replace(day=n) for k in range(-2, 3) if n <= _month_end(_month_start(day, k)).day]
+    d = min(d for d in days if d >= day) if fut else max(d for d in days if d <= day)
+    return d, d, "day"
+
+
 def _r_season(m, ref, fut):
     start = _SEASON_START[(m.group("s") or m.group("s2")).lower()]
     years = [int(m.group("y"))] if m.group("y") else range(ref.year - 2, ref.year + 2)
@@ -431,10 +525,44 @@ def _r_explicit(m, ref, fut):
     return (d, d, "day") if d else None
 
 
-# (pattern, handler): every match is resolved, then the longest non-overlapping ones win.
+def _looks_forward(text: str, start: int, end: int, markers: list[Marker]) -> bool:
+    """How most mentions read their direction: forward only where the sentence says so."""
+    return tense_direction(text, start, end, markers) > 0
+
+
+def _ahead_unless_past(text: str, start: int, end: int, markers: list[Marker]) -> bool:
+    """A starting point ("from April") or a bare day of the month ("the 29th") said without a past
+    tense in its own clause is one to come: "the rent goes up from April", "Black Friday is the
+    29th". Only its clause counts: "Landlord emailed, the rent goes up from April" is April ahead."""
+    return tense_direction(text, start, end, markers, clause_only=True) >= 0
+
+
+# "from <month>" and "from <month> to <month>" (one range): a change or a stay that starts then.
+_MONTH_FROM = (
+    rf"\bfrom\s+(?P<mon>{_MON})\b(?:(?:\s*[-\u2013]\s*|\s+(?:to|until|till|through|thru)\s+)(?P<mon2>{_MON})\b)?"
+    rf"(?:,?\s+{_YEAR}\b)?(?!\s*\d)"
+)
+# An ordinal weekday of a named month is one date: "the second Sunday of December".
+_ORDINAL_WEEKDAY = (
+    rf"\b(?:the\s+)?(?P<nth>{_ORDINAL})\s+(?P<wd>{_WD})\s+(?:of|in)\s+(?P<mon>{_MON_ANY})(?![a-z])"
+    rf"(?:,?\s+{_YEAR}\b)?"
+)
+# A bare ordinal day ("the 29th", "on the 3rd") is a day of the month only where no noun follows it
+# ("the 3rd floor", "the 20th century"): at the end of a clause or before a function word. A weekday
+# said to be that day ("Friday is the 29th", "Friday the 13th") is the same one date, so the
+# weekday (even inside a name: "Black Friday is the 29th") is not pinned apart from it.
+_DAY_OF_MONTH = (
+    rf"\b(?:(?:{_WD})(?:\s+(?:is|was|will\s+be|falls\s+on))?,?\s+)?(?:(?:on|by|until|till|from)\s+)?"
+    r"the\s+(?P<dom>[12]?\d|3[01])(?:st|nd|rd|th)\b(?:\s+of\s+(?P<which>this|next|last)\s+month\b)?"
+    r"(?=\s*(?:$|[.,;:!?)\u2013\u2014]|(?:and|or|but|so|then|if|when|because|at|for|from|to|till|until|too|"
+    r"again|instead|is|was|will|would|i|we|you|he|she|they|it|this|that)\b))"
+)
+
+# (pattern, handler[, how it reads its direction]): every match is resolved, then the longest
+# non-overlapping ones win.
 _RULES = [
-    (re.compile(p, re.I), h)
-    for p, h in [
+    (re.compile(p, re.I), h, *rest)
+    for p, h, *rest in [
         (
             r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tonight|tomorrow|"
             r"last\s+night|earlier\s+today|the\s+other\s+day|this\s+(?:morning|afternoon|evening))\b",
@@ -462,6 +590,9 @@ _RULES = [
             _r_month,
         ),
         (rf"\b(?P<mon>{_MON_ANY})\s*,?\s+{_YEAR}\b", _r_month),
+        (_MONTH_FROM, _r_month_from, _ahead_unless_past),
+        (_ORDINAL_WEEKDAY, _r_nth_weekday),
+        (_DAY_OF_MONTH, _r_day_of_month, _ahead_unless_past),
         (
             rf"\b(?:(?P<rel>last|this\s+past|this|next)\s+(?P<s>{_SEASON})|(?:the\s+)?(?P<s2>{_SEASON})\s+(?:of\s+)?"
             rf"{_YEAR})\b",
@@ -491,15 +622,16 @@ def resolve_time_expressions(text: str, reference: datetime | date) -> list[Time
     ref = ref.replace(tzinfo=None)
     markers, recurring = _markers(text), _recurring_spans(text)
     found: list[TimeMention] = []
-    for pattern, handler in _RULES:
+    for pattern, handler, *reader in _RULES:
+        looks_forward = reader[0] if reader else _looks_forward
         for m in pattern.finditer(text):
-            month = m.groupdict().get("mon") or ""
-            if month[:1] == "m" and month.lower() == "may":
+            months = [m.groupdict().get(g) or "" for g in ("mon", "mon2")]
+            if any(month[:1] == "m" and month.lower() == "may" for month in months):
                 continue  # lower-case "may" is the verb: "I may go", "it may 5x"
             if any(m.start() < b and a < m.end() for a, b in recurring):
                 continue  # "every second Thursday" is no one Thursday
             try:
-                resolved = handler(m, ref, tense_direction(text, m.start(), m.end(), markers) > 0)
+                resolved = handler(m, ref, looks_forward(text, m.start(), m.end(), markers))
             except (OverflowError, ValueError):
                 continue  # it would fall outside the calendar (years 1-9999): left unresolved
             if resolved:

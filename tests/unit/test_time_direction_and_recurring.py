@@ -162,3 +162,102 @@ def test_a_passage_row_carries_its_recurring_time_but_no_date():
 )
 def test_a_date_label_does_not_repeat_a_phrase_that_says_the_tag(phrase, tag, label):
     assert date_tag_text(phrase, tag) == label
+
+
+# ------------------------------------------------------------------------------ schedules and starting points
+
+NOV_20 = datetime(2024, 11, 20, 10)  # a Wednesday
+
+
+@pytest.mark.parametrize(
+    "text,reference,expected",
+    [
+        ("My course exams are in January, wish me luck.", NOV_20, ("in January", "January 2025")),
+        ("And I start my new job at the airport in February.", datetime(2024, 1, 14), ("in February", "February 2024")),
+        ("The course starts in May.", JAN_20, ("in May", "May 2025")),
+        # an explicit past marker in the clause still wins over the schedule present tense
+        ("We were in Rome on Friday.", WED, ("on Friday", "5 May 2023")),
+        ("That's the photo I took in May.", JAN_20, ("in May", "May 2024")),
+        ("Lena's party in May.", JAN_20, ("in May", "May 2024")),  # a possessive is no present tense
+    ],
+)
+def test_a_present_tense_schedule_looks_forward_unless_its_clause_speaks_of_the_past(text, reference, expected):
+    assert tags(text, reference) == [expected]
+
+
+def test_a_schedule_present_tense_is_weaker_than_the_nearest_past_in_its_clause():
+    text = "I went to Paris in May and it is lovely."
+    assert tense_direction(text, text.index("in May"), text.index("in May") + 6) == -1
+    text = "It is in May."
+    assert tense_direction(text, text.index("in May"), text.index("in May") + 6) == 1
+
+
+@pytest.mark.parametrize(
+    "text,reference,expected",
+    [
+        (
+            "Landlord emailed, the rent goes up to £700 each from April.",
+            datetime(2025, 2, 9),
+            ("from April", "April 2025"),
+        ),
+        (
+            "I got a summer placement at a lab in Cambridge, from July to September.",
+            datetime(2025, 3, 9),
+            ("from July to September", "July–September 2025"),
+        ),
+        (
+            "From November to February we ski.",
+            datetime(2025, 3, 9),
+            ("From November to February", "November 2025 – February 2026"),
+        ),
+        ("I worked there from March.", NOV_20, ("from March", "March 2024")),  # the past still looks back
+    ],
+)
+def test_a_starting_month_is_read_and_looks_forward_unless_its_clause_is_past(text, reference, expected):
+    assert tags(text, reference) == [expected]
+
+
+def test_a_starting_month_beside_recurring_weekdays_keeps_both():
+    text = "From February we rehearse on Wednesdays, the hall is booked on Tuesdays for yoga."
+    assert tags(text, datetime(2024, 1, 16)) == [("From February", "February 2024")]
+    assert recurring_phrases(text) == ["on Wednesdays", "on Tuesdays"]
+
+
+@pytest.mark.parametrize(
+    "text,phrase",
+    [
+        ("Opening hours: Tuesday to Saturday, 10am to 6pm.", "Tuesday to Saturday"),
+        ("We are open Monday to Friday.", "Monday to Friday"),
+        ("Open Mon\u2013Fri.", "Mon\u2013Fri"),
+        ("Tuesday through Saturday we close at six.", "Tuesday through Saturday"),
+        (
+            "On the first Saturday of every month we sing at the Rowan House care home.",
+            "On the first Saturday of every month",
+        ),
+        ("Rent is due on the 1st of the month.", "on the 1st of the month"),
+    ],
+)
+def test_a_weekday_range_or_a_monthly_ordinal_is_recurring_and_pins_no_weekday(text, phrase):
+    assert recurring_phrases(text) == [phrase]
+    assert resolve_time_expressions(text, NOV_20) == []
+
+
+def test_an_ordinal_weekday_of_a_named_month_is_one_date_ahead_in_a_question():
+    text = "Is the carol concert on the second Sunday of December again?"
+    assert tags(text, datetime(2023, 9, 19)) == [("the second Sunday of December", "10 December 2023")]
+    assert tags("The last Friday in May 2024 was hot.", NOV_20) == [("The last Friday in May 2024", "31 May 2024")]
+
+
+def test_a_bare_day_of_the_month_is_this_month_while_to_come_and_takes_its_weekday_with_it():
+    text = "Black Friday is the 29th, shall we open on the Monday that week too?"
+    mentions = resolve_time_expressions(text, NOV_20)
+    assert (mentions[0].date_from, mentions[0].date_to) == (D(2024, 11, 29), D(2024, 11, 29))
+    assert all(m.date_from != D(2024, 11, 22) for m in mentions)  # "Friday" of "Black Friday" is not pinned apart
+    summary = summarize_dates(mentions, NOV_20)
+    assert summary.date_from == D(2024, 11, 29)
+    assert tags("See you on the 3rd!", NOV_20) == [("on the 3rd", "3 December 2024")]  # the 3rd is over: next month's
+    assert tags("We met on the 3rd.", NOV_20) == [("on the 3rd", "3 November 2024")]
+    assert tags("The party is on the 25th of this month.", NOV_20) == [
+        ("on the 25th of this month", "25 November 2024")
+    ]
+    assert tags("We live on the 3rd floor.", NOV_20) == []  # an ordinal before a noun is no day
