@@ -6,7 +6,8 @@ the file and the conversation, once: a workspace that already holds turns is not
 (`--fresh` writes into new ones). Every question with evidence (all categories, the adversarial
 included) is recalled in process with provenance, and its top `k` items are written as keys —
 `turn:<dia_id>`, `passage:<document>:<start>`, `claim:<id>` — with each item's source arm and
-`replaced_by`. `--compare BEFORE` reads an earlier file and prints every question whose ranking
+`replaced_by`; the median time a recall took is printed (in process: REST adds the same to any
+version). `--compare BEFORE` reads an earlier file and prints every question whose ranking
 differs, then how many differ; it exits 1 when any does."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import uuid
+from statistics import median
 from pathlib import Path
 
 from bench.common import bench_settings
@@ -40,6 +42,7 @@ def item_key(item: RecallItem) -> str:
 def run(settings: Settings, args: argparse.Namespace) -> int:
     suffix = f"-{uuid.uuid4().hex[:6]}" if args.fresh else ""
     rankings: dict[str, list[dict[str, str | None]]] = {}
+    took: list[float] = []
     with bench_settings(settings, args.throwaway) as s, Memory(s).open() as memory:
         for data in args.data:
             for sample in json.loads(Path(data).read_text()):
@@ -54,13 +57,15 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                     if not qa.get("evidence"):
                         continue
                     request = RecallRequest(str(qa["question"]), TimeScope.now(), k=args.k, include_provenance=True)
-                    items = memory.recall.recall(workspace, request).items
+                    result = memory.recall.recall(workspace, request)
+                    took.append(result.took_ms)
+                    items = result.items
                     rankings[f"{workspace.removesuffix(suffix)}#{n}"] = [
                         {"key": item_key(i), "source": i.source, "replaced_by": i.replaced_by} for i in items
                     ]
                 print(f"{workspace}: {len(sample['qa'])} questions", flush=True)
     Path(args.out).write_text(json.dumps(rankings, indent=0, sort_keys=True))
-    print(f"{len(rankings)} rankings written to {args.out}")
+    print(f"{len(rankings)} rankings written to {args.out}; recall k={args.k} in process p50 {median(took):.1f} ms")
     if args.compare is None:
         return 0
     before = json.loads(Path(args.compare).read_text())
