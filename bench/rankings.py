@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import uuid
-from statistics import median
 from pathlib import Path
+from statistics import median
 
 from bench.common import bench_settings
 from bench.locomo import sample_turns
