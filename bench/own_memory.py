@@ -545,7 +545,7 @@ WORKSPACES: list[Workspace] = [
             Holds("What does Ngozi study at the moment?", "switched to biochemistry"),
             Answer("Where is Ngozi's summer placement?", "placement at a lab in Cambridge"),
             Answer("How often should Ngozi call her mum?", "call her every Sunday"),
-            Tag("placement at a lab in Cambridge", expect="July 2025"),
+            Tag("placement at a lab in Cambridge", expect="July–September 2025"),
             Tag("first lectures are on Monday", expect="25 September 2023"),
             Tag("call her every Sunday", unpinned="Sunday"),
             Tag("house in Lenton with three friends in September", expect="September 2024"),
