@@ -41,7 +41,9 @@ def by_meaning(cosine: float) -> float:
 
 def relevance(cosine: float | None, said: float | None) -> float:
     """An item's relevance from its cosine to the question and the share of the question's words it
-    says (None: not measured: no embedding, or a question with no content word, read as half said)."""
+    says (None: not measured: no embedding; a question with no content word, read as half said)."""
+    if cosine is None and said is None:
+        return 0.5  # nothing measured: as likely as not, and no ground to flag the bundle
     meaning = by_meaning(cosine) if cosine is not None else None
     words = 0.5 if said is None else said
     raw = words if meaning is None else (1 - WORDS_SHARE) * meaning + WORDS_SHARE * words
