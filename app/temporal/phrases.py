@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import dateparser
 
@@ -560,9 +560,16 @@ _DAY_OF_MONTH = (
 
 # (pattern, handler[, how it reads its direction]): every match is resolved, then the longest
 # non-overlapping ones win.
-_RULES = [
-    (re.compile(p, re.I), h, *rest)
-    for p, h, *rest in [
+_Handler = Callable[[re.Match[str], datetime, bool], "tuple[date, date, Granularity] | None"]
+_Reader = Callable[[str, int, int, list[Marker]], bool]
+
+
+def _rules(table: list[tuple[Any, ...]]) -> list[tuple[re.Pattern[str], _Handler, _Reader]]:
+    return [(re.compile(rule[0], re.I), rule[1], rule[2] if len(rule) > 2 else _looks_forward) for rule in table]
+
+
+_RULES = _rules(
+    [
         (
             r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tonight|tomorrow|"
             r"last\s+night|earlier\s+today|the\s+other\s+day|this\s+(?:morning|afternoon|evening))\b",
@@ -608,7 +615,7 @@ _RULES = [
             _r_explicit,
         ),
     ]
-]
+)
 
 
 def resolve_time_expressions(text: str, reference: datetime | date) -> list[TimeMention]:
@@ -622,8 +629,7 @@ def resolve_time_expressions(text: str, reference: datetime | date) -> list[Time
     ref = ref.replace(tzinfo=None)
     markers, recurring = _markers(text), _recurring_spans(text)
     found: list[TimeMention] = []
-    for pattern, handler, *reader in _RULES:
-        looks_forward = reader[0] if reader else _looks_forward
+    for pattern, handler, looks_forward in _RULES:
         for m in pattern.finditer(text):
             months = [m.groupdict().get(g) or "" for g in ("mon", "mon2")]
             if any(month[:1] == "m" and month.lower() == "may" for month in months):
