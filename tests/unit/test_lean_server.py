@@ -35,11 +35,22 @@ def test_the_server_extra_requires_neither_torch_nor_sentence_transformers():
     assert all(not r.extras for r in server if canonicalize_name(r.name) == "donto-memory")  # nor an extra of ours
 
 
+def our_extras(extra: str) -> set[str]:
+    """The extras of ours that `extra` brings, itself and through one another."""
+    declared, brought, pending = extras(), set(), [extra]
+    while pending:
+        name = pending.pop()
+        if name not in brought:
+            brought.add(name)
+            pending += [e for r in declared[name] if canonicalize_name(r.name) == "donto-memory" for e in r.extras]
+    return brought
+
+
 def test_the_torch_extra_brings_sentence_transformers_and_the_test_extra_both_runtimes():
     declared = extras()
     assert "sentence-transformers" in {canonicalize_name(r.name) for r in declared["torch"]}
-    [ours] = [r for r in declared["test"] if canonicalize_name(r.name) == "donto-memory"]
-    assert {"server", "torch"} <= ours.extras
+    assert {"server", "torch", "check", "docs"} <= our_extras("test")
+    assert "torch" not in our_extras("check") and "server" in our_extras("check")  # the fast tier: no torch
 
 
 REFUSING = """
