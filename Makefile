@@ -6,34 +6,61 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench examples
 
-.PHONY: install link lock model neo4j up check typecheck test browser wheel
+.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel
 
 # Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew. `make up` installs
-# the server alone (no PyTorch: the default model runs on ONNX Runtime); `make test` adds the test extra
-# (PyTorch's runtime included, for the models that need it). pip prints what it fetches as it goes.
+# the server alone (no PyTorch: the default model runs on ONNX Runtime); `make check` adds the check extra
+# (linters, mypy, pytest, the docs: still no PyTorch, no CUDA); `make test` adds the test extra (PyTorch's
+# runtime included, for the models that need it). pip prints what it fetches as it goes.
 # setuptools comes pinned too: `link` builds the checkout with the virtualenv's own (no build isolation),
 # and the one a virtualenv bundles (65.5 with Python 3.11) cannot build an editable wheel.
+# Each of these installs links the checkout as it goes (pip builds donto's editable wheel) and records
+# it, so `link` below does not lay the same tree out again.
 $(BIN)/.installed-server: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt setuptools
 	$(BIN)/python -m pip install --progress-bar off -c constraints.txt -e ".[server]" $(STRICT)
 	touch $@
+	$(RECORD_LINK)
 
-$(BIN)/.installed: $(BIN)/.installed-server
+$(BIN)/.installed-check: $(BIN)/.installed-server
+	$(BIN)/python -m pip install --progress-bar off -c constraints.txt -e ".[check]" $(STRICT)
+	touch $@
+	$(RECORD_LINK)
+
+$(BIN)/.installed: $(BIN)/.installed-check
 	$(BIN)/python -m pip install --progress-bar off -c constraints.txt -e ".[test]" $(STRICT)
 	touch $@
+	$(RECORD_LINK)
 
+install-check: $(BIN)/.installed-check
 install: $(BIN)/.installed
 
 # The checkout installs as one package, `donto` (app/ is donto, extraction/ donto.extraction, cypher/
 # donto.cypher), through a tree of links that setuptools lays out as installed (build/__editable__.*,
 # its "strict" editable mode). Its default mode maps the names with an import hook that Python asks
 # last, so a folder named donto beside a script, as the checkout's own folder is, was imported instead.
-# A new module needs its link: relinked (2 s) before anything runs the code.
+# A new module needs its link: relinked (2 s, and setuptools' "Please be careful to not remove this
+# directory" box) before anything runs the code, but only when the link tree can be out of date: when
+# pyproject.toml or the list of the three folders' files changed since the last link (.linked-files holds
+# that list, rewritten only when it differs). An unchanged checkout relinks nothing and prints nothing.
 STRICT := --config-settings editable_mode=strict
-link: $(BIN)/.installed-server
+LINKED := app extraction cypher
+link: $(BIN)/.linked
+
+LIST_LINKED = find $(LINKED) -name __pycache__ -prune -o -type f -print | LC_ALL=C sort
+RECORD_LINK = @$(LIST_LINKED) > $(BIN)/.linked-files && touch $(BIN)/.linked
+
+$(BIN)/.linked-files: FORCE | $(BIN)/.installed-server
+	@$(LIST_LINKED) > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(BIN)/.linked: $(BIN)/.linked-files pyproject.toml $(BIN)/.installed-server
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . $(STRICT)
+	touch $@
+
+FORCE:
 
 # What a new user's pip resolves today, written to constraints.txt: a throwaway virtualenv installs the
 # test extra (server and docs included) with no constraints, and its versions are frozen. Then `make test`.
@@ -64,15 +91,15 @@ up: neo4j model
 
 # The fast tier: lint, format, types, the unit tests and the docs site built strictly (a broken link
 # fails); no Java, Maven, Neo4j or model. The site goes inside the virtualenv, which git ignores.
-check: install link
+check: install-check link
 	$(BIN)/ruff check $(CODE) tests
 	$(BIN)/ruff format --check $(CODE) tests
 	$(MAKE) --no-print-directory typecheck
-	$(BIN)/python -m pytest -m unit -q
+	$(BIN)/python -m pytest -m unit -q tests/unit
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 
 # mypy reads the code as it installs, from the link tree (it cannot follow an import hook).
-typecheck: install link
+typecheck: install-check link
 	MYPYPATH=$(wildcard build/__editable__.donto_memory-*) $(BIN)/mypy -p donto -p bench
 
 # tests/test_browser.py drives Debian's Chromium; without it the test skips, saying why. `make test`
@@ -89,5 +116,5 @@ ifeq ($(DONTO_TEST_BROWSER),install)
 endif
 
 # Everything: the fast tier, then the whole suite against a real Neo4j.
-test: check neo4j model browser
+test: install check neo4j model browser
 	$(BIN)/python -m pytest -m "not unit"

@@ -496,12 +496,15 @@ def cmd_jobs(settings: Settings, args: argparse.Namespace) -> int:
     from donto.memory import Memory
 
     with Memory(settings).open(apply_schema=False) as memory:
-        for job in memory.jobs.page(args.workspace, args.state, None, args.limit):
+        jobs = memory.jobs.page(args.workspace, args.state, None, args.limit)
+        for job in jobs:
             facts = job.summary.get("facts", "")
             print(
                 f"{job.id}  {job.state:<9}  {job.mode:<10}  {job.created_at:%Y-%m-%d %H:%M:%S}  "
                 f"attempts {job.attempts}/{job.max_attempts}  {facts} facts  {job.error or ''}"
             )
+    if not jobs:  # an empty listing says so: silence read as a command that did nothing
+        print(f"no {args.state + ' ' if args.state else ''}jobs in workspace {args.workspace}")
     return 0
 
 

@@ -103,6 +103,10 @@ class LocalNeo4jSettings(BaseSettings):
     password: SecretStr | None = None  # unset: a random one made at first start, kept in <home>/password
     heap: str = "1g"
     pagecache: str = "1g"
+    # db.tx_log.rotation.size: each database's transaction log file, which Neo4j preallocates whole (256m by
+    # default: a nearly empty store, neo4j and system, reserved 516 MB of log up front). 32m suits a local
+    # store; a heavy writer can raise it (fewer rotations), docker-compose.yml sets the same.
+    tx_log_size: str = "32m"
     start_timeout_s: float = 120.0
 
     @classmethod

@@ -26,12 +26,21 @@ def checkout_copy(into: Path) -> Path:
 
 def test_make_ups_install_on_a_fresh_clone_gives_a_server_that_starts_its_cli_without_pytorch(tmp_path: Path):
     clone = checkout_copy(tmp_path / "donto")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "DONTO_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "DONTO_", "PYTHONPATH"))}
     python = getattr(sys, "_base_executable", sys.executable)  # the interpreter a new user's python3 is
     made = subprocess.run(
         ["make", "link", f"PYTHON={python}"], cwd=clone, env=env, capture_output=True, text=True, timeout=900
     )
     assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
+    # An unchanged checkout relinks nothing: no pip, no setuptools "Please be careful" box (`make up`
+    # printed it twice each time); a new module is linked, once.
+    again = subprocess.run(["make", "link", f"PYTHON={python}"], cwd=clone, env=env, capture_output=True, text=True)
+    assert again.returncode == 0 and again.stdout + again.stderr == "", again.stdout + again.stderr
+    (clone / "app" / "new_module.py").write_text("ANSWER = 42\n")
+    relinked = subprocess.run(["make", "link", f"PYTHON={python}"], cwd=clone, env=env, capture_output=True, text=True)
+    assert relinked.returncode == 0 and "pip install" in relinked.stdout, relinked.stdout + relinked.stderr
+    new = subprocess.run([clone / ".venv" / "bin" / "python", "-c", "import donto.new_module"], cwd=tmp_path, env=env)
+    assert new.returncode == 0
 
     venv = clone / ".venv" / "bin"
     cli = subprocess.run([venv / "donto", "--help"], cwd=tmp_path, env=env, capture_output=True, text=True)

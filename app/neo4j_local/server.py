@@ -373,6 +373,7 @@ class LocalNeo4j:
             f"server.memory.heap.initial_size={s.heap}",
             f"server.memory.heap.max_size={s.heap}",
             f"server.memory.pagecache.size={s.pagecache}",
+            f"db.tx_log.rotation.size={s.tx_log_size}",  # preallocated per database: sized for a local store
             # Advertised = listened: Browser's discovery hands out Bolt's address (default localhost:7687).
             f"server.bolt.advertised_address=127.0.0.1:{s.bolt_port}",
             f"server.http.advertised_address=127.0.0.1:{s.http_port}",

