@@ -2,10 +2,16 @@
 
 The caller is an API key (DONTO_MCP_KEY) checked as an HTTP request's is, once at start, so a
 wrong key ends the process at once with the reason on stderr, and again on every tool call, so a
-revoked key stops working at its next call and the key's limits and use count as over HTTP."""
+revoked key stops working at its next call and the key's limits and use count as over HTTP.
+
+Once the key is accepted the embedding model loads on a thread of its own, while the tools are
+listed and the schema is brought up to date, so that the first tool call that needs it (a recall)
+finds it loaded, or waits only for the rest of the load, instead of starting it."""
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -13,6 +19,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from donto.errors import Unauthorized
 from donto.mcp.tools import build_server
 from donto.memory import Memory
+
+log = logging.getLogger(__name__)
 
 ADDRESS = "stdio"  # failed authentications are counted per client address; this process has one client
 
@@ -26,9 +34,21 @@ def server(
     if not key:
         raise Unauthorized("set DONTO_MCP_KEY to an API key (see `donto keys create`)", field="DONTO_MCP_KEY")
     memory.keys.authenticate(key, workspace, ADDRESS)
+    threading.Thread(target=warm, args=(memory,), name="donto-model", daemon=True).start()
 
     def workspace_of(ctx: Context) -> str:
         ready()
         return memory.keys.authenticate(key, workspace, ADDRESS).workspace
 
     return build_server(memory, workspace_of)
+
+
+def warm(memory: Memory) -> None:
+    """Load the embedding model, and what a first recall reads of it, before a tool asks. A tool
+    call meanwhile waits for this load (the encoder loads once a process); a load that fails here is
+    tried again by the tool that needs the model, which answers with the reason."""
+    try:
+        memory.encoder.load()
+        memory.encoder.card, memory.encoder.unrelated_cosine  # noqa: B018 (recall reads both first)
+    except Exception as exc:  # the tool that needs the model reports it, as without the warm-up
+        log.info("the embedding model did not load ahead of the first tool call: %s", exc)
