@@ -4,9 +4,11 @@ The caller is an API key (DONTO_MCP_KEY) checked as an HTTP request's is, once a
 wrong key ends the process at once with the reason on stderr, and again on every tool call, so a
 revoked key stops working at its next call and the key's limits and use count as over HTTP.
 
-Once the key is accepted the embedding model loads on a thread of its own, while the tools are
-listed and the schema is brought up to date, so that the first tool call that needs it (a recall)
-finds it loaded, or waits only for the rest of the load, instead of starting it."""
+Once the tools are listed the embedding model loads on a thread of its own, so that the first tool
+call that needs it (a recall) finds it loaded, or waits only for the rest of the load, instead of
+starting it. Not before: on a busy machine the load's imports slowed the list by about as much as
+they saved (the host waits for the list at every launch; its first tool call comes after a model's
+turn)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from donto.memory import Memory
 
 log = logging.getLogger(__name__)
 
+WARM_AFTER_S = 0.1
 ADDRESS = "stdio"  # failed authentications are counted per client address; this process has one client
 
 
@@ -34,13 +37,16 @@ def server(
     if not key:
         raise Unauthorized("set DONTO_MCP_KEY to an API key (see `donto keys create`)", field="DONTO_MCP_KEY")
     memory.keys.authenticate(key, workspace, ADDRESS)
-    threading.Thread(target=warm, args=(memory,), name="donto-model", daemon=True).start()
 
     def workspace_of(ctx: Context) -> str:
         ready()
         return memory.keys.authenticate(key, workspace, ADDRESS).workspace
 
-    return build_server(memory, workspace_of)
+    mcp = build_server(memory, workspace_of)
+    # A tenth of a second later, so that writing out the list is not slowed. Not a daemon: a process
+    # ending mid-load is aborted by the runtime's own threads ("terminate called"), so exit waits for it.
+    mcp.after_first_listing(lambda: threading.Timer(WARM_AFTER_S, warm, args=(memory,)).start())
+    return mcp
 
 
 def warm(memory: Memory) -> None:

@@ -16,6 +16,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, Icon, InputRequiredResult, ToolAnnotations
+from mcp_types import Tool as MCPTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
@@ -107,6 +108,19 @@ class DontoMCP(MCPServer):
         tool.parameters = strict.model_json_schema(by_alias=True)
         if body is not None:
             _describe(tool.parameters, body)
+
+    _after_listing: Callable[[], object] | None = None
+
+    def after_first_listing(self, then: Callable[[], object]) -> None:
+        """Call `then()` once, when the tools are first listed (stdio starts loading the model then)."""
+        self._after_listing = then
+
+    async def list_tools(self) -> list[MCPTool]:
+        tools = await super().list_tools()
+        if (then := self._after_listing) is not None:
+            self._after_listing = None
+            then()
+        return tools
 
     async def run_stdio_async(self) -> None:
         """Serve on stdin/stdout as the SDK does, but through donto's transport, which answers a line
