@@ -173,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
 
     mcp_start = kinds.add_parser("mcp-start", help="donto mcp: seconds to its tool list, then to its first recall")
     mcp_start.add_argument("--runs", type=at_least_one, default=5, help="starts, the medians printed")
+    mcp_start.add_argument("--pause", type=float, default=0.0, help="seconds between the tool list and the recall")
 
     rankings = kinds.add_parser("rankings", help="every question's top k written down, compared with an earlier run")
     rankings.add_argument("--data", action="append", required=True, help="a LoCoMo or REALTALK JSON file (repeatable)")

@@ -1,5 +1,6 @@
 """`python -m bench mcp-start`: how long an MCP host waits for `donto mcp`'s tool list, from the
-process's start, and then for its first recall (the one that loads the embedding model).
+process's start, and then for its first recall (sent --pause seconds after the list: a host's
+first tool call follows a model's turn), and how long that recall took from being sent.
 
 Each run starts `donto mcp` afresh (stdio, a key of its own workspace, no workers), sends
 initialize, then tools/list, then one recall, each answered before the next is sent. The floor is a
@@ -37,8 +38,9 @@ def answer(stdout: IO[str]) -> dict[str, Any]:
     return dict(json.loads(line))
 
 
-def one_start(env: dict[str, str]) -> tuple[float, float]:
-    """Seconds from the start to the tool list, and to the first recall's answer."""
+def one_start(env: dict[str, str], pause_s: float = 0.0) -> tuple[float, float, float]:
+    """Seconds from the start to the tool list, and to the first recall's answer, sent `pause_s`
+    after the list (a host's first call follows a model's turn); and that recall's own seconds."""
     started = time.perf_counter()
     with subprocess.Popen(
         [sys.executable, "-m", "donto.cli", "mcp"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -50,16 +52,19 @@ def one_start(env: dict[str, str]) -> tuple[float, float]:
         send(process.stdin, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
         tools = answer(process.stdout)["result"]["tools"]
         listed = time.perf_counter() - started
+        time.sleep(pause_s)
         recall = {"name": "recall", "arguments": {"query": "where does Ada work?"}}
+        sent = time.perf_counter()
         send(process.stdin, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": recall})
         if answer(process.stdout)["result"].get("isError"):
             raise RuntimeError("the recall failed")
         recalled = time.perf_counter() - started
+        own = time.perf_counter() - sent
         process.stdin.close()
         process.wait(timeout=60)
     if len(tools) < 40:
         raise RuntimeError(f"donto mcp listed {len(tools)} tools")
-    return listed, recalled
+    return listed, recalled, own
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -74,17 +79,19 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 "NEO4J_USER": s.neo4j.user,
                 "NEO4J_PASSWORD": s.neo4j.password.get_secret_value(),
             }
-        floors, listed, recalled = [], [], []
+        floors, listed, recalled, own = [], [], [], []
         for _ in range(args.runs):
             started = time.perf_counter()
             subprocess.run([sys.executable, "-c", IMPORTS], env=env, check=True)
             floors.append(time.perf_counter() - started)
-            tools, first = one_start(env)
+            tools, first, its_own = one_start(env, args.pause)
             listed.append(tools)
             recalled.append(first)
-    floor, tools, first = (statistics.median(x) for x in (floors, listed, recalled))
+            own.append(its_own)
+    floor, tools, first, its_own = (statistics.median(x) for x in (floors, listed, recalled, own))
     print(f"donto mcp, {args.runs} starts, medians:")
     print(f"  imports alone (floor)      {floor:6.2f} s")
     print(f"  tools listed               {tools:6.2f} s   ({tools / floor:.2f}x the floor)")
-    print(f"  first recall answered      {first:6.2f} s   (the model loaded for it)")
+    print(f"  first recall answered      {first:6.2f} s   (sent {args.pause:.1f} s after the list)")
+    print(f"  that recall's own time     {its_own:6.2f} s   (from sent to answered)")
     return 0

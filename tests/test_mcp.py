@@ -225,16 +225,16 @@ async def remember_and_recall(client: Client, api: Api) -> None:
 
     [status] = (await call(client, "claim_status", ids=[trains_in]))["statuses"]
     assert status["status"] == "UNVERIFIED" and status["walked"] == 2
-    await call(client, "retract_claim", id=lives_in, reason="she moved before that")
+    await call(client, "retract_claim", claim_id=lives_in, reason="she moved before that")
     [status] = (await call(client, "claim_status", ids=[trains_in]))["statuses"]
     assert status["status"] == "POTENTIALLY_STALE"
     assert status["reasons"][0]["claim_id"] == lives_in and status["reasons"][0]["kind"] == "retracted"
-    assert (await refused(client, "retract_claim", id=lives_in))["code"] == "conflict"
+    assert (await refused(client, "retract_claim", claim_id=lives_in))["code"] == "conflict"
 
     page = await call(client, "list_claims", subject="maya")
     assert {c["id"] for c in page["claims"]} == {ran, trains_in}
     assert "derived_from" not in page["claims"][0]  # a listing leaves the links out, as REST does
-    full = await call(client, "get_claim", id=trains_in)
+    full = await call(client, "get_claim", claim_id=trains_in)
     assert full["derived_from"] == [lives_in]
     profile = await call(client, "entity_profile", key="maya")
     assert {g["predicate"] for g in profile["predicates"]} == {"ran", "trains_in"}
@@ -253,11 +253,13 @@ async def remember_and_recall(client: Client, api: Api) -> None:
     episode = await call(
         client,
         "add_turns",
-        session="chat-1",
-        started_at="2026-11-20T18:00:00Z",
+        session={"external_id": "chat-1", "started_at": "2026-11-20T18:00:00Z"},  # POST /v1/episodes' body
         turns=[{"external_id": "t1", "speaker": "Maya", "text": "I ran my first half marathon last Saturday!"}],
     )
     assert episode["turns"][0]["created"] is True
+    said_twice = [{"external_id": "t1", "speaker": "Maya", "text": "I ran my first half marathon last Saturday!"}]
+    flat = await refused(client, "add_turns", session="chat-1", started_at="2026-11-20T18:00:00Z", turns=said_twice)
+    assert flat["field"] == "session"  # the flat shape of before (session a string, started_at beside it)
     said = await call(client, "recall", query="When did Maya run a half marathon?", k=5)
     assert any("14 November 2026" in item["text"] for item in said["items"])
 
@@ -281,7 +283,7 @@ async def remember_and_recall(client: Client, api: Api) -> None:
         client, "write_claims", claims=[{"subject": "a", "predicate": "b", "object": {"entity": "c"}, "colour": 1}]
     )
     assert unknown == {"code": "invalid_input", "message": "unknown field", "field": "claims[0].colour"}
-    missing = await refused(client, "get_claim", id="no-such-claim")
+    missing = await refused(client, "get_claim", claim_id="no-such-claim")
     assert missing == {"code": "not_found", "message": "no claim 'no-such-claim' in this workspace", "field": "id"}
 
     # The REST API sees the same memory, in the same workspace.
@@ -603,7 +605,7 @@ def test_http_keeps_each_key_in_its_workspace(port, client, memory):
             )
             [claim_id] = (c["id"] for c in written["claims"])
             assert (await call(mcp_b, "list_claims", subject="secret"))["claims"] == []
-            assert (await refused(mcp_b, "get_claim", id=claim_id))["code"] == "not_found"
+            assert (await refused(mcp_b, "get_claim", claim_id=claim_id))["code"] == "not_found"
             bundle = await call(mcp_b, "recall", query="what is secret?", include_provenance=True)
             assert all(claim_id not in item["provenance"]["claim_ids"] for item in bundle["items"])
         async with over_http(port, ADMIN_KEY, workspace=a) as admin:  # the admin key picks its workspace
@@ -632,7 +634,7 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
         async with over_http(port, issued.key) as mcp:
             kept = await call(mcp, "register_document", text=NOTES, title="Garden minutes", occurred_at="2026-03-02")
             assert kept["revision"] == 1 and kept["passages"] == 3 and kept["occurred_at"].startswith("2026-03-02")
-            detail = await call(mcp, "get_document", id=kept["id"])
+            detail = await call(mcp, "get_document", document_id=kept["id"])
             assert detail["title"] == "Garden minutes" and detail["length"] == len(NOTES)
             [text] = (await mcp.read_resource(f"donto://documents/{kept['id']}")).contents
             assert text.text == NOTES and text.mime_type == "text/plain"
@@ -642,17 +644,17 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
             assert NOTES[first["start"] : first["end"]] == "The shed key now hangs in the library's back office."
 
             llm.queue(lines(RACE, KM))
-            done = await call(mcp, "memorize", text=TEXT, occurred_at="2026-11-16T09:00:00Z", wait=True)
+            done = await call(mcp, "memorize", text=TEXT, occurred_at="2026-11-16T09:00:00Z", **{"async": False})
             assert done["extraction"] == "succeeded" and done["summary"]["claimsCreated"] == 2
-            job = await call(mcp, "get_job", id=done["job_id"])
+            job = await call(mcp, "get_job", job_id=done["job_id"])
             assert job["state"] == "succeeded" and job["source_id"] == done["source_id"]
             queued = await call(mcp, "memorize", document_id=kept["id"], mode="sequential", lenses="default")
             assert queued["extraction"] == "queued" and queued["queue_position"] >= 1 and queued["mode"] == "deep"
-            lensed = await call(mcp, "get_job", id=queued["job_id"])  # seed 001's name for deep, the default lenses
+            lensed = await call(mcp, "get_job", job_id=queued["job_id"])  # seed 001's name for deep, the default lenses
             assert lensed["request"]["lenses"] == list(DEFAULT_LENSES)
             listed = await call(mcp, "list_jobs", state="queued")
             assert [j["id"] for j in listed["jobs"]] == [queued["job_id"]]
-            assert (await call(mcp, "cancel_job", id=queued["job_id"]))["state"] == "cancelled"
+            assert (await call(mcp, "cancel_job", job_id=queued["job_id"]))["state"] == "cancelled"
             shot = base64.b64encode(text_image(["Invoice 4471 is paid."])).decode()  # bare base64: a screenshot
             read = await call(mcp, "memorize", text="From the call.", images=[shot])
             assert read["images"][0]["format"] == "png" and read["images"][0]["chars"] > 0
@@ -660,7 +662,7 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
             assert text.text.startswith("[OCR text from image #1]\nInvoice") and text.text.endswith(
                 "\n\nFrom the call."
             )
-            assert (await call(mcp, "cancel_job", id=read["job_id"]))["state"] == "cancelled"
+            assert (await call(mcp, "cancel_job", job_id=read["job_id"]))["state"] == "cancelled"
 
             # Resources: a claim and an entity's profile, as JSON, by URI.
             templates = {t.uri_template for t in (await mcp.list_resource_templates()).resource_templates}
@@ -684,7 +686,7 @@ def test_an_agent_hands_donto_what_it_reads_and_follows_the_job_over_mcp(setting
             assert (await refused(mcp, "memorize", text="x", lenses="all of them"))["field"] == "lenses"
             assert (await refused(mcp, "memorize", text="x", images=["not base64!"]))["field"] == "images[0]"
             assert (await refused(mcp, "list_jobs", state="lost"))["field"] == "state"
-            assert (await refused(mcp, "get_job", id="no-such-job"))["code"] == "not_found"
+            assert (await refused(mcp, "get_job", job_id="no-such-job"))["code"] == "not_found"
             assert (await refused(mcp, "register_document", text=""))["field"] == "text"
         assert len(api.get("/v1/jobs").json()["jobs"]) == 3
 

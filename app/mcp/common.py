@@ -16,6 +16,17 @@ from donto.errors import error_body
 # The workspace a tool call acts in, from its transport (a key checked per call or per request).
 WorkspaceOf = Callable[[Context], str]
 
+BODY = "body"  # the tool parameter that is its REST request's JSON body (tools.DontoMCP.add_tool)
+
+
+class Describe:
+    """What a body's fields are for, for the model choosing arguments, where the REST request model
+    leaves that to the API reference: `body: Annotated[RecallIn, Describe(query="the question")]`."""
+
+    def __init__(self, **descriptions: str):
+        self.descriptions = descriptions
+
+
 READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 DELETES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)

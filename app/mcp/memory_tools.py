@@ -390,7 +390,11 @@ def register(server: MCPServer, memory: Memory, workspace_of: WorkspaceOf) -> No
 
     @server.tool(annotations=WRITES)
     def append_observations(
-        observations: Annotated[list[ObservationIn], Field(min_length=1, max_length=MAX_BATCH)], ctx: Context
+        observations: Annotated[
+            list[ObservationIn],
+            Field(min_length=1, max_length=MAX_BATCH, description="the observations, written all or none"),
+        ],
+        ctx: Context,
     ) -> Annotated[CallToolResult, AppendedListOut]:
         """Lower-level remember: several observations at once, all or none, about subjects that already exist.
 
@@ -645,8 +649,9 @@ def register(server: MCPServer, memory: Memory, workspace_of: WorkspaceOf) -> No
         ctx: Context,
         limit: Annotated[int, Field(ge=1, le=500, description="items per list at most")] = 50,
         min_similarity: Annotated[
-            float, Field(ge=0, le=1, description="how close two subjects must be to count as densely related")
-        ] = 0.6,
+            float,
+            Field(ge=-1, le=1, description="how close two subjects must be to count as densely related (1: the same)"),
+        ] = 0.3,
         min_shared: Annotated[
             int, Field(ge=1, le=1_000_000, description="how many shared observations make an intersection dense")
         ] = 3,

@@ -13,35 +13,28 @@ from typing import Annotated
 from mcp import MCPError
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
 from donto import errors
 from donto.api.schemas.claims import ClaimOut
-from donto.api.schemas.common import Id, Instant, Key
+from donto.api.schemas.common import Id
 from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
 from donto.api.schemas.explore import EntityProfileOut
-from donto.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut, State
-from donto.api.schemas.memorize import IMAGES_DESCRIPTION, Image, Lenses, MemorizeIn, MemorizeOut
+from donto.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut
+from donto.api.schemas.memorize import MemorizeIn, MemorizeOut
 from donto.errors import error_body
-from donto.extraction.engine import MAX_PASSES, ModeName
-from donto.extraction.ocr import MAX_IMAGES
 from donto.jobs.store import MAX_PAGE
-from donto.mcp.common import READS, WRITES, as_rest
+from donto.mcp.common import READS, WRITES, Describe, as_rest
 from donto.mcp.common import result as _result
 from donto.memory import Memory
 from donto.temporal.scope import TimeScope
 
-OccurredAt = Annotated[
-    Instant | None,
-    Field(
-        description="when the text was written or said (ISO-8601). It dates what the text says: "
-        "'last month' in it is resolved against this; default now"
-    ),
-]
+OCCURRED_AT = (
+    "when the text was written or said (ISO-8601). It dates what the text says: 'last month' in it is "
+    "resolved against this; default now"
+)
 DocumentId = Annotated[Id, Field(description="a document revision's id, as register_document or memorize gave it")]
 JobId = Annotated[Id, Field(description="a job id, as memorize gave it")]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=1_000_000, pattern=r"\S")]
-Title = Annotated[str, StringConstraints(max_length=1000)]
 
 
 def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context], str]) -> None:
@@ -49,64 +42,55 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
 
     @server.tool(annotations=WRITES)
     def register_document(
-        text: Annotated[
-            str,
-            StringConstraints(min_length=1),
-            Field(description="verbatim: a note, a page, a transcript ('Name: line')"),
+        body: Annotated[
+            DocumentIn,
+            Describe(
+                text="verbatim: a note, a page, a transcript ('Name: line')",
+                title="what it is called",
+                source="where it came from, e.g. a URL",
+                external_id="your own id for it: the same id with new text is a new revision",
+                occurred_at=OCCURRED_AT,
+            ),
         ],
         ctx: Context,
-        title: Annotated[Title | None, Field(description="what it is called")] = None,
-        source: Annotated[str | None, Field(max_length=2000, description="where it came from, e.g. a URL")] = None,
-        external_id: Annotated[
-            Key | None, Field(description="your own id for it: the same id with new text is a new revision")
-        ] = None,
-        occurred_at: OccurredAt = None,
     ) -> Annotated[CallToolResult, DocumentOut]:
         """Keep a text so that recall finds its sentences (no LLM needed), and so that claims can cite it.
 
         It is cut into passages, each recallable with its exact character offsets. Registering the
         same text again changes nothing; new text under the same external_id is a new revision, and
         reads from then on see only the new one. To also extract facts from it, use memorize."""
-        body = DocumentIn(text=text, title=title, source=source, external_id=external_id, occurred_at=occurred_at)
         doc = memory.documents.register(
             workspace_of(ctx), body.text, body.title, body.source, body.external_id, body.occurred_at
         )
         return _result(DocumentOut.of(doc))
 
     @server.tool(annotations=READS)
-    def get_document(id: DocumentId, ctx: Context) -> Annotated[CallToolResult, DocumentDetailOut]:
+    def get_document(document_id: DocumentId, ctx: Context) -> Annotated[CallToolResult, DocumentDetailOut]:
         """A document revision's title, dates, length and passage count, and all its revisions.
 
         Its text is the resource donto://documents/{id}."""
-        return _result(DocumentDetailOut.of(memory.documents.get(workspace_of(ctx), id)))
+        return _result(DocumentDetailOut.of(memory.documents.get(workspace_of(ctx), document_id)))
 
     @server.tool(annotations=WRITES)
     def memorize(
+        body: Annotated[
+            MemorizeIn,
+            Describe(
+                text="text to keep and read (or document_id, or session_id)",
+                session_id="a conversation's session id, as add_turns gave it",
+                title="with text: the title it is kept under",
+                occurred_at=OCCURRED_AT,
+                mode="single: one pass; exhaustive: several angles; deep: passes until nothing new "
+                "(sequential and iterative mean deep; multi and apertures mean exhaustive)",
+                lenses="focused passes after the mode's own, e.g. ['kinship', 'health'], or \"default\" for the "
+                "built-in set (people and roles, times, places, quantities, causes, who said what)",
+                **{
+                    "async": "true (the default): queue a job and answer with its id; false: extract now and "
+                    "answer with the result (can take minutes)"
+                },
+            ),
+        ],
         ctx: Context,
-        text: Annotated[Text | None, Field(description="text to keep and read (or document_id, or session_id)")] = None,
-        document_id: Annotated[Id | None, Field(description="a registered document revision to read")] = None,
-        session_id: Annotated[Id | None, Field(description="a conversation's session id, as add_turns gave it")] = None,
-        title: Annotated[Title | None, Field(description="with text: the title it is kept under")] = None,
-        occurred_at: OccurredAt = None,
-        mode: Annotated[
-            ModeName,
-            Field(
-                description="single: one pass; exhaustive: several angles; deep: passes until nothing new "
-                "(sequential and iterative mean deep; multi and apertures mean exhaustive)"
-            ),
-        ] = "single",
-        passes: Annotated[int, Field(ge=1, le=MAX_PASSES, description="deep mode's most passes per chunk")] = 3,
-        lenses: Annotated[
-            Lenses,
-            Field(
-                description="focused passes after the mode's own, e.g. ['kinship', 'health'], or \"default\" "
-                "for the built-in set (people and roles, times, places, quantities, causes, who said what)"
-            ),
-        ] = [],  # noqa: B006 - the SDK copies arguments per call
-        images: Annotated[list[Image], Field(max_length=MAX_IMAGES, description=IMAGES_DESCRIPTION)] = [],  # noqa: B006
-        wait: Annotated[
-            bool, Field(description="true: extract now and answer with the result (can take minutes); false: queue it")
-        ] = False,
     ) -> Annotated[CallToolResult, MemorizeOut]:
         """Read a text (or a kept document or conversation) and remember the facts in it as dated claims.
 
@@ -114,38 +98,29 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         The text is kept as a document at once, so recall finds it even before (or without) extraction.
         With an LLM endpoint configured, a job extracts claims: each dated against occurred_at, a later
         value of a single-valued fact (where someone lives) superseding the earlier one. Queued (the
-        default) answers with job_id; follow it with get_job. extraction is not_configured when the
-        server has no LLM: the text is still kept and recallable."""
-        body = MemorizeIn.model_validate(
-            {
-                "text": text,
-                "document_id": document_id,
-                "session_id": session_id,
-                "title": title,
-                "occurred_at": occurred_at,
-                "mode": mode,
-                "passes": passes,
-                "lenses": lenses,
-                "async": not wait,
-                "images": images,
-            }
-        )
+        default, async: true) answers with job_id; follow it with get_job. extraction is not_configured
+        when the server has no LLM: the text is still kept and recallable."""
         return _result(MemorizeOut.of(memory.memorize.memorize(workspace_of(ctx), body.to_request(), "mcp")))
 
     @server.tool(annotations=READS)
-    def get_job(id: JobId, ctx: Context) -> Annotated[CallToolResult, JobOut]:
+    def get_job(job_id: JobId, ctx: Context) -> Annotated[CallToolResult, JobOut]:
         """A memorize job: its state, place in the queue, and what each pass found.
 
         state is queued, running, succeeded, failed or cancelled; summary and passes count the facts
         found, the claims created and found again, and the dates resolved."""
-        return _result(JobOut.from_view(memory.jobs.get(workspace_of(ctx), id)))
+        return _result(JobOut.from_view(memory.jobs.get(workspace_of(ctx), job_id)))
 
     @server.tool(annotations=READS)
     def list_jobs(
         ctx: Context,
-        state: Annotated[State | None, Field(description="only jobs in this state")] = None,
+        state: Annotated[
+            str | None,
+            Field(
+                max_length=16, description="only jobs in this state: queued, running, succeeded, failed or cancelled"
+            ),
+        ] = None,
         before: Annotated[Id | None, Field(description="next_before of the page before, for older jobs")] = None,
-        limit: Annotated[int, Field(ge=1, le=MAX_PAGE, description="jobs at most")] = 20,
+        limit: Annotated[int, Field(ge=1, le=MAX_PAGE, description="jobs at most")] = 50,
     ) -> Annotated[CallToolResult, JobPageOut]:
         """This workspace's memorize jobs, newest first."""
         jobs = memory.jobs.page(workspace_of(ctx), state, before, limit)
@@ -153,11 +128,13 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         return _result(JobPageOut(jobs=[JobOut.from_view(j) for j in jobs], next_before=next_before))
 
     @server.tool(annotations=WRITES)
-    def cancel_job(id: JobId, ctx: Context) -> Annotated[CallToolResult, JobCancelOut]:
+    def cancel_job(job_id: JobId, ctx: Context) -> Annotated[CallToolResult, JobCancelOut]:
         """Stop a memorize job: a queued one at once, a running one at its next pass.
 
         Claims it already wrote stay."""
-        return _result(JobCancelOut.model_validate({"id": id, "state": memory.jobs.cancel(workspace_of(ctx), id)}))
+        return _result(
+            JobCancelOut.model_validate({"id": job_id, "state": memory.jobs.cancel(workspace_of(ctx), job_id)})
+        )
 
     @server.resource("donto://claims/{id}", mime_type="application/json")
     def claim_resource(id: str, ctx: Context) -> str:

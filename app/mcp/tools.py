@@ -10,34 +10,37 @@ traceback."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, ClassVar, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, Icon, InputRequiredResult, ToolAnnotations
-from pydantic import ConfigDict, Field, ValidationError
+from mcp_types import Tool as MCPTool
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic.fields import FieldInfo
 
 from donto import errors
 from donto.api.schemas.claims import (
     MAX_BATCH,
-    ClaimIn,
     ClaimOut,
     ClaimPage,
+    ClaimsWriteIn,
     ClaimsWriteOut,
+    RetractIn,
     RetractOut,
     WriteOutcomeOut,
 )
 from donto.api.schemas.common import Id, Instant, Key
-from donto.api.schemas.episodes import EpisodeIn, EpisodeOut, SessionIn, TurnIn
+from donto.api.schemas.episodes import EpisodeIn, EpisodeOut
 from donto.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
-from donto.api.schemas.identity import IdentityOut, SameAsOut
+from donto.api.schemas.identity import IdentityOut, SameAsIn, SameAsOut
 from donto.api.schemas.recall import RecallIn, RecallOut
 from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from donto.errors import invalid_input
 from donto.explore.service import MAX_HOPS
 from donto.mcp import memory_tools, source_tools
-from donto.mcp.common import READS, WRITES, WorkspaceOf
+from donto.mcp.common import BODY, READS, WRITES, Describe, WorkspaceOf
 from donto.mcp.common import error as _error
 from donto.mcp.common import result as _result
 from donto.mcp.stdio_transport import stdio_streams
@@ -47,7 +50,6 @@ from donto.recall.service import RecallRequest
 from donto.settings import APP_VERSION
 from donto.temporal.instants import iso
 from donto.temporal.scope import TimeScope
-from donto.walk.limits import MAX_IDS
 
 INSTRUCTIONS = """\
 donto is a long-term memory. Keep what you hear with add_turns and the facts you learn with
@@ -62,13 +64,10 @@ Call orient at the start of every conversation (and after your context is compac
 regularly as the conversation moves (pass back its heartbeat_token), and remember what is worth
 keeping, tagged with the subjects it is genuinely about."""
 
-ValidAt = Annotated[
-    Instant | None, Field(description="what was true at this instant (ISO-8601 date or date-time); default now")
-]
-KnownAt = Annotated[
-    Instant | None,
-    Field(description="as memory knew it at this instant, to see what it believed then; default now"),
-]
+VALID_AT = "what was true at this instant (ISO-8601 date or date-time); default now"
+KNOWN_AT = "as memory knew it at this instant, to see what it believed then; default now"
+ValidAt = Annotated[Instant | None, Field(description=VALID_AT)]
+KnownAt = Annotated[Instant | None, Field(description=KNOWN_AT)]
 ClaimId = Annotated[Id, Field(description="a claim id, as write_claims or a read returned it")]
 EntityKey = Annotated[Key, Field(description="an entity key, as used in claims' subject or object, e.g. 'apple'")]
 WithIdentity = Annotated[
@@ -92,17 +91,36 @@ class DontoMCP(MCPServer):
         meta: dict[str, Any] | None = None,
         structured_output: bool | None = None,
     ) -> None:
-        """Register the tool as the SDK does, then make its argument model forbid names it does not
+        """Register the tool as the SDK does, then make its argument model refuse names it does not
         declare, as the REST request models do: a misspelt valid_at is refused ("unknown field"),
-        not ignored into an unscoped answer. The published inputSchema, made again from that model,
-        says so (additionalProperties: false)."""
+        not ignored into an unscoped answer. A tool whose REST operation reads a JSON body declares
+        it as its `body` parameter (the request model itself): its arguments are then that model's
+        fields, flattened beside the tool's other parameters (the REST path's), validated by the
+        model, and handed to the tool as one instance of it, so the two shapes cannot drift. The
+        published inputSchema, made again from that model, says so (additionalProperties: false)."""
         super().add_tool(fn, name, title, description, annotations, icons, meta, structured_output)
         tool = self._tool_manager.get_tool(name or fn.__name__)  # the SDK lends no public way to it
         assert tool is not None
         lax = tool.fn_metadata.arg_model
-        strict = cast(type[ArgModelBase], type(lax.__name__, (lax,), {"model_config": ConfigDict(extra="forbid")}))
+        body = lax.model_fields.get(BODY)
+        strict = _flattened(lax, body) if body is not None else _forbidding(lax)
         tool.fn_metadata.arg_model = strict
         tool.parameters = strict.model_json_schema(by_alias=True)
+        if body is not None:
+            _describe(tool.parameters, body)
+
+    _after_listing: Callable[[], object] | None = None
+
+    def after_first_listing(self, then: Callable[[], object]) -> None:
+        """Call `then()` once, when the tools are first listed (stdio starts loading the model then)."""
+        self._after_listing = then
+
+    async def list_tools(self) -> list[MCPTool]:
+        tools = await super().list_tools()
+        if (then := self._after_listing) is not None:
+            self._after_listing = None
+            then()
+        return tools
 
     async def run_stdio_async(self) -> None:
         """Serve on stdin/stdout as the SDK does, but through donto's transport, which answers a line
@@ -127,12 +145,59 @@ class DontoMCP(MCPServer):
             raise
 
 
+class _Flat(ArgModelBase):
+    """A tool's arguments that are its REST request's body fields plus its path parameters: the SDK
+    hands the tool the validated model as `body` and each path parameter by name."""
+
+    path_parameters: ClassVar[tuple[str, ...]] = ()
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        return {BODY: self, **{p: getattr(self, p) for p in self.path_parameters}}
+
+
+def _forbidding(lax: type[ArgModelBase]) -> type[ArgModelBase]:
+    return cast(type[ArgModelBase], type(lax.__name__, (lax,), {"model_config": ConfigDict(extra="forbid")}))
+
+
+def _flattened(lax: type[ArgModelBase], body: FieldInfo) -> type[ArgModelBase]:
+    """The argument model of a tool that takes a REST body: a subclass of the request model (its
+    validators, its strictness, `extra="forbid"`), with the tool's other parameters as fields."""
+    request = body.annotation
+    assert isinstance(request, type) and issubclass(request, BaseModel), "a tool's body is a REST request model"
+    path = {n: (f.annotation, f) for n, f in lax.model_fields.items() if n != BODY}
+    assert not set(path) & set(request.model_fields), f"{lax.__name__}: a path parameter shadows a body field"
+    model = create_model(lax.__name__, __base__=(request, _Flat), **path)  # type: ignore[call-overload]
+    model.path_parameters = tuple(path)
+    return cast(type[ArgModelBase], model)
+
+
+def _describe(schema: dict[str, Any], body: FieldInfo) -> None:
+    for marker in body.metadata:
+        if isinstance(marker, Describe):
+            for field, description in marker.descriptions.items():
+                assert field in schema["properties"], f"Describe names {field}, which the request has not"
+                schema["properties"][field]["description"] = description
+
+
+def recall_request(body: RecallIn) -> RecallRequest:
+    """The recall a body asks for, as POST /v1/recall makes it."""
+    return RecallRequest(
+        query=body.query,
+        scope=body.scope(),
+        k=body.k,
+        arms=tuple(body.arms) if body.arms is not None else None,
+        max_tokens=body.max_tokens,
+        include_provenance=body.include_provenance,
+    )
+
+
 def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
     server = DontoMCP("donto", version=APP_VERSION, instructions=INSTRUCTIONS, log_level="WARNING")
 
     @server.tool(annotations=WRITES)
     def write_claims(
-        claims: Annotated[list[ClaimIn], Field(min_length=1, max_length=MAX_BATCH)], ctx: Context
+        body: Annotated[ClaimsWriteIn, Describe(claims=f"1 to {MAX_BATCH} claims, written all or none")],
+        ctx: Context,
     ) -> Annotated[CallToolResult, ClaimsWriteOut]:
         """Remember facts as claims: subject, predicate, object, and when each was true.
 
@@ -142,7 +207,7 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         derived_from lists the claim ids it was concluded from (claim_status follows them); evidence
         cites characters of a stored turn or document: {"document_id", "start", "end"}. All or nothing;
         a claim already known comes back with its id and created=false."""
-        result = memory.claims.write(workspace_of(ctx), [c.to_domain() for c in claims])
+        result = memory.claims.write(workspace_of(ctx), [c.to_domain() for c in body.claims])
         return _result(
             ClaimsWriteOut(
                 recorded_at=iso(result.recorded_at) or "",
@@ -153,13 +218,15 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
     @server.tool(annotations=READS)
     def list_claims(
         ctx: Context,
-        subject: Annotated[Key | None, Field(description="only claims about this entity key")] = None,
-        predicate: Annotated[Key | None, Field(description="only claims with this predicate")] = None,
-        object: Annotated[Key | None, Field(description="only claims whose object is this entity key")] = None,
+        subject: Annotated[str | None, Field(max_length=512, description="only claims about this entity key")] = None,
+        predicate: Annotated[str | None, Field(max_length=512, description="only claims with this predicate")] = None,
+        object: Annotated[
+            str | None, Field(max_length=4096, description="only claims whose object is this entity key")
+        ] = None,
         valid_at: ValidAt = None,
         known_at: KnownAt = None,
         include_retracted: Annotated[bool, Field(description="also claims withdrawn as wrong")] = False,
-        limit: Annotated[int, Field(ge=1, description="claims per page")] = 50,
+        limit: Annotated[int, Field(ge=1, description="claims per page")] = 100,
         cursor: Annotated[str | None, Field(max_length=512, description="next_cursor of the previous page")] = None,
         identity: WithIdentity = False,
     ) -> Annotated[CallToolResult, ClaimPage]:
@@ -179,91 +246,93 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         return _result(ClaimPage.from_domain(listing))
 
     @server.tool(annotations=READS)
-    def get_claim(id: ClaimId, ctx: Context) -> Annotated[CallToolResult, ClaimOut]:
-        """One claim in full: both time intervals, the claims it rests on and that rest on it, its evidence text."""
-        return _result(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), id, TimeScope.now())))
+    def get_claim(
+        claim_id: ClaimId, ctx: Context, valid_at: ValidAt = None, known_at: KnownAt = None
+    ) -> Annotated[CallToolResult, ClaimOut]:
+        """One claim in full: both time intervals, the claims it rests on and that rest on it, its evidence text.
+
+        Its state and what replaced it are as of valid_at and known_at."""
+        scope = TimeScope.resolve(valid_at, known_at)
+        return _result(ClaimOut.from_domain(memory.claims.get(workspace_of(ctx), claim_id, scope)))
 
     @server.tool(annotations=READS)
     def claim_status(
-        ids: Annotated[list[Id], Field(min_length=1, max_length=MAX_IDS, description="claim ids")],
+        body: Annotated[
+            StatusIn,
+            Describe(
+                ids="claim ids, as write_claims or a read returned them",
+                valid_at=VALID_AT,
+                known_at=KNOWN_AT,
+                max_depth="derivation hops to walk at most",
+                fan_out="premises to follow from one claim at most",
+            ),
+        ],
         ctx: Context,
-        valid_at: ValidAt = None,
-        known_at: KnownAt = None,
     ) -> Annotated[CallToolResult, StatusBatchOut]:
         """Is a remembered claim still safe to act on? Walks the premises it was derived from.
 
         POTENTIALLY_STALE, with reasons (a premise superseded, retracted or expired at valid_at), or
         UNVERIFIED when nothing on the walk is out of date; contested lists premises contradicted."""
-        body = StatusIn(ids=ids, valid_at=valid_at, known_at=known_at)
         statuses = memory.walk.status(workspace_of(ctx), body.ids, body.scope(), body.max_depth, body.fan_out)
         return _result(StatusBatchOut(statuses=[StatusOut.model_validate(s) for s in statuses]))
 
     @server.tool(annotations=WRITES)
     def retract_claim(
-        id: ClaimId,
-        ctx: Context,
-        reason: Annotated[str | None, Field(max_length=2000, description="why it was wrong")] = None,
+        claim_id: ClaimId, body: Annotated[RetractIn, Describe(reason="why it was wrong")], ctx: Context
     ) -> Annotated[CallToolResult, RetractOut]:
         """Withdraw a claim that was wrong. For a fact that stopped being true, write the new one instead.
 
         Nothing is deleted: reads as known before now still see it. Retracting twice is a conflict."""
-        retracted_at = memory.claims.retract(workspace_of(ctx), id, reason)
-        return _result(RetractOut(id=id, retracted_at=iso(retracted_at) or ""))
+        retracted_at = memory.claims.retract(workspace_of(ctx), claim_id, body.reason)
+        return _result(RetractOut(id=claim_id, retracted_at=iso(retracted_at) or ""))
 
     @server.tool(annotations=READS)
     def recall(
-        query: Annotated[str, Field(description="the question, in words")],
+        body: Annotated[
+            RecallIn,
+            Describe(
+                query="the question, in words",
+                k="items at most",
+                arms="only these retrieval arms, by name (for diagnosis); default: every one",
+                valid_at=VALID_AT,
+                known_at=KNOWN_AT,
+                max_tokens="trim the lowest-ranked items to fit",
+                include_provenance="with each item: its turn, session and claim ids and the claims' status",
+            ),
+        ],
         ctx: Context,
-        k: Annotated[int, Field(ge=1, le=200, description="items at most")] = 20,
-        valid_at: ValidAt = None,
-        known_at: KnownAt = None,
-        max_tokens: Annotated[int | None, Field(ge=1, description="trim the lowest-ranked items to fit")] = None,
-        include_provenance: Annotated[
-            bool, Field(description="with each item: its turn, session and claim ids and the claims' status")
-        ] = False,
     ) -> Annotated[CallToolResult, RecallOut]:
         """What the kept conversations and claims hold on a question: a small, dated, evidence-anchored bundle.
 
         Items are turns, passages and claims (add_turns, write_claims), each with its date in the text.
         No LLM is involved. For the subjects, observations and understandings you curate yourself, use
         recall_memory instead."""
-        body = RecallIn(
-            query=query,
-            k=k,
-            valid_at=valid_at,
-            known_at=known_at,
-            max_tokens=max_tokens,
-            include_provenance=include_provenance,
-        )
-        request = RecallRequest(
-            query=body.query,
-            scope=body.scope(),
-            k=body.k,
-            max_tokens=body.max_tokens,
-            include_provenance=body.include_provenance,
-        )
-        result = memory.recall.recall(workspace_of(ctx), request)
-        return _result(RecallOut.of(result))
+        return _result(RecallOut.of(memory.recall.recall(workspace_of(ctx), recall_request(body))))
 
     @server.tool(annotations=WRITES)
     def add_turns(
-        session: Annotated[Key, Field(description="the conversation's own id, e.g. 'chat-2026-11-20'")],
-        turns: Annotated[list[TurnIn], Field(min_length=1, max_length=2000)],
+        body: Annotated[
+            EpisodeIn,
+            Describe(
+                session="the conversation: {external_id: its own id, e.g. 'chat-2026-11-20', started_at: when it "
+                "began (ISO-8601), which dates relative words in it}",
+                turns="what was said, in order: {external_id, speaker, text, occurred_at?} each",
+                extract="queue an extraction job over the conversation (needs an LLM); default: the "
+                "workspace's extract_sessions setting",
+            ),
+        ],
         ctx: Context,
-        started_at: Annotated[
-            Instant | None, Field(description="when the conversation began; dates relative words in it")
-        ] = None,
     ) -> Annotated[CallToolResult, EpisodeOut]:
         """Keep what was said, verbatim: append turns (speaker, text) to a conversation.
 
         Turns are split into dated passages that recall searches ("last Saturday" is resolved against
-        the turn's occurred_at, else started_at). Sending the same session and turn external_ids
-        again adds nothing."""
+        the turn's occurred_at, else the session's started_at). Sending the same session and turn
+        external_ids again adds nothing."""
         workspace = workspace_of(ctx)
-        body = EpisodeIn(session=SessionIn(external_id=session, started_at=started_at), turns=turns)
         result = memory.episodes.write(workspace, body.session.external_id, body.session.started_at, body.new_turns())
+        extract = body.extract if body.extract is not None else memory.workspaces.settings(workspace).extract_sessions
         job_id = None
-        if memory.workspaces.settings(workspace).extract_sessions:  # as POST /v1/episodes without `extract`
+        if extract:  # as POST /v1/episodes
             job_id = memory.memorize.memorize(workspace, MemorizeRequest(session_id=result.session_id), "mcp").job_id
         return _result(EpisodeOut.of(result, job_id))
 
@@ -273,7 +342,7 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         ctx: Context,
         valid_at: ValidAt = None,
         known_at: KnownAt = None,
-        limit: Annotated[int, Field(ge=1, le=5000, description="claims at most")] = 200,
+        limit: Annotated[int, Field(ge=1, le=5000, description="claims at most")] = 1000,
         identity: WithIdentity = False,
     ) -> Annotated[CallToolResult, EntityProfileOut]:
         """Everything memory holds about one entity, by predicate: current and replaced values, contradictions."""
@@ -282,18 +351,12 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         return _result(EntityProfileOut.model_validate(memory.explore.profile(workspace, key, scope, limit, keys)))
 
     @server.tool(annotations=WRITES)
-    def link_entities(
-        a: EntityKey,
-        b: Annotated[Key, Field(description="another entity key that names the same person or thing")],
-        reason: Annotated[str, Field(min_length=1, max_length=2000, pattern=r"\S", description="why they are one")],
-        ctx: Context,
-        score: Annotated[float | None, Field(ge=0.0, le=1.0, description="how sure, 0-1")] = None,
-    ) -> Annotated[CallToolResult, SameAsOut]:
+    def link_entities(body: SameAsIn, ctx: Context) -> Annotated[CallToolResult, SameAsOut]:
         """Record that two entity keys name the same person or thing ('mel' and 'melanie').
 
         Nothing is merged: each key keeps its claims; reads with identity=true take in both. Both keys
         must already be used by claims. Linking a pair twice is a no-op."""
-        outcome = memory.identity.link(workspace_of(ctx), a, b, reason, score, "mcp")
+        outcome = memory.identity.link(workspace_of(ctx), body.a, body.b, body.reason, body.score, "mcp")
         return _result(SameAsOut(id=outcome.id, created=outcome.created, recorded_at=iso(outcome.recorded_at) or ""))
 
     @server.tool(annotations=READS)
@@ -308,17 +371,28 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
     def entity_paths(
         key: EntityKey,
         ctx: Context,
-        to: Annotated[Key | None, Field(description="the entity to reach; leave out for every path out of key")] = None,
+        to: Annotated[
+            str | None, Field(max_length=512, description="the entity to reach; leave out for every path out of key")
+        ] = None,
         max_hops: Annotated[int, Field(ge=1, le=MAX_HOPS, description="claims per path at most")] = 2,
-        limit: Annotated[int, Field(ge=1, le=500, description="paths at most")] = 20,
+        limit: Annotated[int, Field(ge=1, le=500, description="paths at most")] = 50,
+        identity: Annotated[
+            bool, Field(description="from (and to) every key linked to the entity as the same thing (link_entities)")
+        ] = False,
         valid_at: ValidAt = None,
         known_at: KnownAt = None,
     ) -> Annotated[CallToolResult, EntityPathsOut]:
         """How entities connect: chains of claims from one entity to another (or to any within max_hops)."""
-        scope = TimeScope.resolve(valid_at, known_at)
+        workspace, scope = workspace_of(ctx), TimeScope.resolve(valid_at, known_at)
+        identities = None
+        if identity:
+            identities = (
+                memory.identity.keys(workspace, key, scope.known_at),
+                None if to is None else memory.identity.keys(workspace, to, scope.known_at),
+            )
         paths = [
             EntityPathOut.model_validate(p)
-            for p in memory.explore.paths(workspace_of(ctx), key, to, scope, max_hops, limit)
+            for p in memory.explore.paths(workspace, key, to, scope, max_hops, limit, identities)
         ]
         return _result(EntityPathsOut.model_validate({"from": key, "to": to, "paths": paths}))
 

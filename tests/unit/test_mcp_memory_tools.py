@@ -72,7 +72,7 @@ def test_each_memory_tool_takes_its_rest_fields_with_the_same_limits(name):
 
 @pytest.mark.parametrize(
     ("name", "model", "renamed"),
-    [("memorize", MemorizeIn, {"wait": "async"}), ("register_document", DocumentIn, {})],
+    [("memorize", MemorizeIn, {}), ("register_document", DocumentIn, {})],
 )
 def test_the_tools_for_what_an_agent_reads_take_their_rest_fields_with_the_same_limits(name, model, renamed):
     arguments, fields = tools()[name].input_schema["properties"], model.model_json_schema(by_alias=True)["properties"]
