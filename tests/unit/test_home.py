@@ -78,7 +78,8 @@ def test_a_proxied_url_keeps_its_own_address_and_the_listen_port_is_recorded_bes
 
 
 def test_the_client_finds_the_address_and_key_of_its_home_or_of_the_home_donto_home_names(home, tmp_path, monkeypatch):
-    assert donto.Client().base_url == "http://127.0.0.1:8765"
+    with pytest.raises(donto.NoAddress, match=f"the home {home} records no address"):
+        donto.Client()  # a home `donto up` never ran in: no guessed default port
     write_record(home, {"DONTO_URL": "http://127.0.0.1:8766"})
     (home / "api-key").write_text("donto_admin_kept\n")
     with donto.Client() as memory:
