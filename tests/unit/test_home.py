@@ -161,3 +161,18 @@ def test_the_tour_outside_any_home_stops_before_sending_anything(tmp_path):
     )
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr.startswith("no donto address: DONTO_URL is unset and there is no donto home"), run.stderr
+
+
+@pytest.mark.parametrize("command", [["keys", "list"], ["mcp"]])
+def test_outside_any_home_a_command_with_only_a_password_guesses_no_neo4j_port(
+    home, tmp_path, monkeypatch, capsys, command
+):
+    """The CLI's and `donto mcp`'s address is Neo4j's: with DONTO_NEO4J_PASSWORD but no home and no port
+    it went to 127.0.0.1:7687, whoever's Neo4j that is."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DONTO_NEO4J_PASSWORD", "secret")
+    monkeypatch.setenv("DONTO_MCP_KEY", "k")
+    assert donto_cli(command) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("donto: no Neo4j address: NEO4J_URI and DONTO_NEO4J_BOLT_PORT are unset and no donto home")
+    assert "nothing was contacted" in said
