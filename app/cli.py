@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import SecretStr
 
-from donto.home import ApiAddress, write_record
+from donto.home import ApiAddress, find_api, write_record
 from donto.settings import ConfigurationError, Settings, load_settings
 
 if TYPE_CHECKING:
@@ -90,6 +90,11 @@ def main(argv: list[str] | None = None) -> int:
         type=workspace_name,
         default=None,
         help="for the admin key (default: DONTO_MCP_WORKSPACE, else default)",
+    )
+    sub.add_parser(
+        "env",
+        help='print this home\'s API address and admin key as shell exports: eval "$(donto env)" '
+        "(the key is read from its file by the line, never printed)",
     )
 
     keys = sub.add_parser("keys", help="API keys bound to a workspace: create, list, revoke, rotate")
@@ -429,6 +434,44 @@ def cmd_mcp(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_env(settings: Settings, args: argparse.Namespace) -> int:
+    """`eval "$(donto env)"`: DONTO_URL and DONTO_API_KEY for this home's donto (the home found here, or
+    DONTO_HOME's), so that a client, the tour and curl reach this copy and no other. The home's record
+    decides, not the environment: run in another home, it names that one. The key itself is never
+    printed (a terminal log would keep it): the line reads it from its file."""
+    import shlex
+
+    from donto.home import HomeRecordError, find_home, recorded_api
+
+    home = find_home()
+    if not home.found:
+        print(f"donto: {home.not_found()}", file=sys.stderr)
+        return 2
+    try:
+        url, host, port = recorded_api(home)
+    except HomeRecordError as exc:
+        print(f"donto: {exc}", file=sys.stderr)
+        return 2
+    if not (url or host or port):
+        print(f"donto: {home.path} records no API address: `donto up` records it there", file=sys.stderr)
+        return 2
+    address = find_api(url, host, port).url
+    lines = [f"# donto home {home.path}", f"export DONTO_URL={shlex.quote(address)}"]
+    key_file = home.path / "api-key"
+    if key_file.is_file():
+        lines.append(f'export DONTO_API_KEY="$(cat {shlex.quote(str(key_file))})"')
+    else:  # the server's key was DONTO_API_KEY when it started: only its starter knows it
+        print(
+            f"donto: no admin key in {key_file} (the server took DONTO_API_KEY when it started): DONTO_API_KEY "
+            "is left as it is; set it to that key, or to a workspace key (`donto keys create`)",
+            file=sys.stderr,
+        )
+    if os.environ.get("DONTO_URL") and os.environ["DONTO_URL"].rstrip("/") != address:
+        print(f"donto: DONTO_URL was {os.environ['DONTO_URL']}: these lines replace it", file=sys.stderr)
+    print("\n".join(lines))
+    return 0
+
+
 def cmd_memorize(settings: Settings, args: argparse.Namespace) -> int:
     import time
 
@@ -665,6 +708,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "serve": cmd_serve,
     "worker": cmd_worker,
     "mcp": cmd_mcp,
+    "env": cmd_env,
     "neo4j": cmd_neo4j,
     "schema": cmd_schema,
     "keys": cmd_keys,

@@ -6,7 +6,9 @@ Standard library only: the client (donto.Client) reads it too, and installs with
 names of the variables that set them (DONTO_URL, DONTO_HOST, DONTO_NEO4J_BOLT_PORT, ...), so that every
 later command, the tour and the client run in that home reach the same servers without the variables.
 The environment overrides the record, and the record the defaults. The API's address is one thing:
-when the environment names any of it (DONTO_URL, DONTO_HOST or DONTO_PORT), the record's is not used."""
+when the environment names any of it (DONTO_URL, DONTO_HOST or DONTO_PORT), the record's is not used.
+Only a server falls back to the default address (where it listens); a client named by neither refuses
+(NoApiAddress) rather than guess a port another donto may hold."""
 
 from __future__ import annotations
 
@@ -159,12 +161,10 @@ def admin_key() -> str | None:
 
 def find_api(url: str | None, host: str | None, port: int | None) -> ApiAddress:
     """The API's address from the environment's DONTO_URL, DONTO_HOST and DONTO_PORT (or a command's
-    --host and --port), else (none of them given) from the home's record, else the defaults."""
+    --host and --port), else (none of them given) from the home's record, else the defaults: where a
+    server listens (a client asks client_url, which guesses no default)."""
     if not (url or host or port):
-        home = find_home()
-        record = read_record(home.path) if home.found else {}
-        url, host = _text(record.get("DONTO_URL")), _text(record.get("DONTO_HOST"))
-        port = int(record["DONTO_PORT"]) if record.get("DONTO_PORT") else None
+        url, host, port = recorded_api(find_home())
     return api_address(url, host, port)
 
 
@@ -172,12 +172,44 @@ def _text(value: str | int | None) -> str | None:
     return str(value) if value else None
 
 
+class NoApiAddress(LookupError):
+    """Neither the environment nor a home names the API's address: a client goes nowhere by guess (the
+    default port may be another donto's, which would take this one's key and writes)."""
+
+
+def recorded_api(home: DontoHome) -> tuple[str | None, str | None, int | None]:
+    """The API's address lines of the home's record (DONTO_URL, DONTO_HOST, DONTO_PORT), each None when absent."""
+    record = read_record(home.path) if home.found else {}
+    port = int(record["DONTO_PORT"]) if record.get("DONTO_PORT") else None
+    return _text(record.get("DONTO_URL")), _text(record.get("DONTO_HOST")), port
+
+
+def no_address(home: DontoHome) -> str:
+    """Why a client has no address, and how to name one."""
+    if not home.found:
+        where = home.not_found().removeprefix("no donto home: ").split("; ")[0]
+        why = f"DONTO_URL is unset and there is no donto home ({where})"
+    else:
+        why = f"DONTO_URL is unset and the home {home.path} records no address (`donto up` there records it)"
+    return (
+        f'no donto address: {why}; name one: export DONTO_URL=http://HOST:PORT, or `eval "$(donto env)"` '
+        f"in the folder where `donto up` ran, or set DONTO_HOME to its {HOME_FOLDER} folder, or pass base_url; "
+        "nothing was sent (no default port is guessed: it may be another donto's)"
+    )
+
+
 def client_url(env: Mapping[str, str] | None = None) -> str:
     """Where a client finds the API: DONTO_URL (or DONTO_HOST, DONTO_PORT) from the environment, else
-    what the home records, else http://127.0.0.1:8765."""
+    what the home records; neither: NoApiAddress, never a default port."""
     env = os.environ if env is None else env
     try:
         port = int(env["DONTO_PORT"]) if env.get("DONTO_PORT") else None
     except ValueError:
         raise ValueError("DONTO_PORT: not a port number") from None
-    return find_api(env.get("DONTO_URL") or None, env.get("DONTO_HOST") or None, port).url
+    url, host = env.get("DONTO_URL") or None, env.get("DONTO_HOST") or None
+    if not (url or host or port):
+        home = find_home()
+        url, host, port = recorded_api(home)
+        if not (url or host or port):
+            raise NoApiAddress(no_address(home))
+    return api_address(url, host, port).url

@@ -332,13 +332,25 @@ class Settings(BaseModel):
         return find_home().path / "api-key"
 
     def connection(self) -> tuple[str, str, str, str]:
-        """(uri, user, password, database) of the server donto talks to."""
+        """(uri, user, password, database) of the server donto talks to: NEO4J_URI, else the local one at the
+        port the environment or the home names (no home and no port: refused, never the default guessed)."""
         if self.neo4j.uri:
             return (
                 self.neo4j.uri,
                 self.neo4j.user,
                 self.neo4j.password.get_secret_value(),
                 self.database,
+            )
+        home = find_home()
+        if (
+            not home.found
+            and self.local_neo4j.home == home.path / "neo4j"
+            and self.local_neo4j.password is not None
+            and not os.environ.get("DONTO_NEO4J_BOLT_PORT")
+        ):  # a password but no address: the default port may be another copy's Neo4j
+            raise ConfigurationError(
+                f"no Neo4j address: NEO4J_URI and DONTO_NEO4J_BOLT_PORT are unset and {home.not_found()}; "
+                "nothing was contacted (the default port 7687 is not guessed: it may be another copy's)"
             )
         return (
             self.local_neo4j.bolt_uri,

@@ -4,7 +4,7 @@
 
 It finds the API and the admin key as donto.Client does: DONTO_URL and DONTO_API_KEY, else the address
 `make up` recorded in its home and the key it kept there (`.donto/`, here or in a folder above, or
-DONTO_HOME), else http://127.0.0.1:8765; and it works in a
+DONTO_HOME); with neither it stops, sending nothing (`eval "$(donto env)"` names them); and it works in a
 workspace of its own (DONTO_WORKSPACE, default a fresh `tour-...`), so it can run any number of
 times. Every id it uses comes from an answer: nothing to copy by hand. tests/test_tour.py runs it
 against the suite's server, so it cannot rot."""
@@ -17,7 +17,7 @@ import time
 
 import httpx
 
-from donto.home import admin_key, client_url  # how donto.Client finds them: the environment, else the home
+from donto.home import NoApiAddress, admin_key, client_url  # as donto.Client finds them: the environment, else the home
 
 NO_KEY = "no admin key: set DONTO_API_KEY, or run this where `make up` ran"
 
@@ -28,8 +28,12 @@ def show(title: str) -> None:
 
 def main() -> None:
     workspace = os.environ.get("DONTO_WORKSPACE") or f"tour-{time.strftime('%Y%m%d-%H%M%S')}"
+    try:
+        url = client_url()
+    except NoApiAddress as exc:  # no default port: it may be another donto's, which would get this key
+        sys.exit(str(exc))
     donto = httpx.Client(
-        base_url=client_url(),
+        base_url=url,
         headers={"Authorization": f"Bearer {admin_key() or sys.exit(NO_KEY)}", "X-Donto-Workspace": workspace},
         timeout=60,
     )

@@ -108,6 +108,16 @@ def test_donto_s_refusals_arrive_as_typed_exceptions_with_its_error_body(memory,
     with donto.Client(url, api_key="not-a-key") as stranger, pytest.raises(donto.Unauthorized) as unknown:
         stranger.list_predicates()
     assert unknown.value.status == 401
+    assert f"[GET {url}/v1/predicates answered 401]" in str(unknown.value)  # which donto refused the key
+
+
+def test_the_bundle_names_the_workspace_it_read(url):
+    workspace = f"client-said-{uuid.uuid4().hex[:10]}"
+    with donto.Client(url, api_key=ADMIN_KEY, workspace=workspace) as memory:
+        bundle = memory.recall("where does ada work?")
+        response = memory.request("POST", "/v1/recall", json={"query": "where does ada work?"})
+    assert (bundle.items, bundle.workspace, bundle.workspace_empty) == ([], workspace, True)
+    assert response.headers["X-Donto-Workspace"] == workspace
 
 
 def test_the_async_client_does_the_same_over_asyncio(url):

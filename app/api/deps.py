@@ -13,6 +13,7 @@ from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 
 from donto.api.fairness import carries_images
+from donto.api.workspace_said import say_workspace
 from donto.auth.keys import Principal
 from donto.errors import BackendUnavailable, InvalidInput, RateLimited
 from donto.memory import Memory
@@ -73,11 +74,13 @@ async def principal(
     address = request.client.host if request.client else None
     try:
         # A worker thread: a workspace key is looked up in the graph.
-        return await run_in_threadpool(memory.keys.authenticate, key, x_donto_workspace, address)
+        caller = await run_in_threadpool(memory.keys.authenticate, key, x_donto_workspace, address)
     except RateLimited as exc:
         # A failing request past its address's limit is answered late, holding no worker thread.
         await asyncio.sleep(exc.delay_s)
         raise
+    say_workspace(request, caller.workspace)  # the answer's X-Donto-Workspace: which workspace it read
+    return caller
 
 
 async def workspace(request: Request, p: Annotated[Principal, Depends(principal)]) -> AsyncIterator[str]:

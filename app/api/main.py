@@ -31,6 +31,7 @@ from donto.api.routers import (
     walk,
     workspaces,
 )
+from donto.api.workspace_said import SayWorkspace
 from donto.mcp import http as mcp_http
 from donto.memory import Memory, extraction_prompts
 from donto.settings import APP_VERSION, Settings, load_settings
@@ -81,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in ROUTERS:
         app.include_router(module.router)
     app.router.routes.append(mcp_http.route())
+    app.add_middleware(SayWorkspace)  # X-Donto-Workspace on every authenticated answer
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes, timeout_s=settings.api.body_timeout_s)
     app.add_middleware(MarkForeground)  # background jobs give way to requests
     return app

@@ -84,8 +84,8 @@ from donto.api.schemas.subjects import (
 )
 from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
 from donto.api.schemas.workspaces import WorkspaceSettingsIn, WorkspaceSettingsOut
-from donto.client.errors import ConnectionFailed, from_response, from_validation, retry_after_s
-from donto.home import admin_key, client_url, find_home
+from donto.client.errors import ConnectionFailed, NoAddress, from_response, from_validation, retry_after_s
+from donto.home import NoApiAddress, admin_key, client_url, find_home
 
 RETRIED = (429, 503)  # donto answers these before doing any work, so any request may be sent again
 FINISHED = ("succeeded", "failed", "cancelled")
@@ -153,7 +153,8 @@ class Client:
             bundle = memory.recall("Where does Ada work?")
 
     base_url: DONTO_URL, else the address `donto up` recorded in its home (DONTO_HOME, else the nearest
-    .donto/), else http://127.0.0.1:8765. api_key: DONTO_API_KEY, else the key in that home's api-key.
+    .donto/); neither: NoAddress, nothing sent (no default port is guessed: another donto may hold it).
+    api_key: DONTO_API_KEY, else the key in that home's api-key. Every error names the URL it reached.
     workspace: DONTO_WORKSPACE, else the key's own (or `default`).
     session: the conversation agent-memory calls belong to (X-Donto-Session).
     A 429 or 503 is sent again after its Retry-After (at most `max_retries` times, each wait capped at
@@ -171,6 +172,10 @@ class Client:
         max_wait_s: float = 30.0,
         transport: httpx.BaseTransport | None = None,
     ):
+        try:  # first: a client with nowhere to go reads no key and makes no connection
+            self.base_url = (base_url or client_url()).rstrip("/")
+        except NoApiAddress as exc:
+            raise NoAddress(str(exc), code="no_address") from None
         headers = {"User-Agent": f"donto-client/{__version__}"}
         if key := api_key or find_key():
             headers["Authorization"] = f"Bearer {key}"
@@ -182,7 +187,6 @@ class Client:
             headers["X-Donto-Workspace"] = workspace
         if session:
             headers["X-Donto-Session"] = session
-        self.base_url = (base_url or client_url()).rstrip("/")
         self.workspace = workspace
         self.max_retries = max_retries
         self.max_wait_s = max_wait_s
@@ -218,8 +222,17 @@ class Client:
                 response = self._http.request(method, path, params=params, json=json)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # nothing was sent: safe to send again
                 if attempt >= retries:
-                    raise ConnectionFailed(f"no answer from {self.base_url}: {exc}", code="connection_failed") from exc
+                    raise ConnectionFailed(
+                        f"no answer: {exc}", code="connection_failed", method=method, url=self._url(path, params)
+                    ) from exc
                 time.sleep(self._backoff(attempt, None))
+            except httpx.TransportError as exc:  # it may have been sent: never sent again
+                raise ConnectionFailed(
+                    f"the connection failed: {exc!r}",
+                    code="connection_failed",
+                    method=method,
+                    url=self._url(path, params),
+                ) from exc
             else:
                 if response.status_code in accept:
                     return response
@@ -229,6 +242,10 @@ class Client:
                     return response
                 time.sleep(self._backoff(attempt, retry_after_s(response)))
             attempt += 1
+
+    def _url(self, path: str, params: Mapping[str, str] | None) -> str:
+        """The full URL of a request, as a message names it."""
+        return str(self._http.build_request("GET", path, params=params).url)
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:

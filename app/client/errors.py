@@ -10,7 +10,8 @@ from pydantic import ValidationError
 
 
 class DontoAPIError(Exception):
-    """An answer donto refused with (or a request the client refused before sending it)."""
+    """An answer donto refused with (or a request the client refused before sending it). `method` and
+    `url` are the request's (None when nothing was sent); the exception's text names them."""
 
     def __init__(
         self,
@@ -21,9 +22,16 @@ class DontoAPIError(Exception):
         field: str | None = None,
         body: Any = None,
         retry_after: float | None = None,
+        method: str | None = None,
+        url: str | None = None,
     ):
-        super().__init__(f"{code}: {message}" + (f" (field: {field})" if field else ""))
+        said = f"{code}: {message}" + (f" (field: {field})" if field else "")
+        if url:  # which donto said it: the base URL decides whose memory was reached
+            said += f" [{method} {url}" + (f" answered {status}]" if status else "]")
+        super().__init__(said)
         self.message = message
+        self.method = method
+        self.url = url
         self.status = status
         self.code = code
         self.field = field
@@ -66,7 +74,13 @@ class ServerError(DontoAPIError):
 
 
 class ConnectionFailed(DontoAPIError):
-    """No answer at all: nothing listens at the base URL, or the connection broke, after the retries."""
+    """No answer at all: nothing listens at the base URL (after the retries), or the connection broke or
+    timed out once the request may have been sent (never sent again)."""
+
+
+class NoAddress(DontoAPIError):
+    """Raised by the constructor, nothing sent: no base_url given, DONTO_URL unset and no home that records
+    the API's address. The client never guesses a default port (another donto may listen there)."""
 
 
 _BY_STATUS: dict[int, type[DontoAPIError]] = {
@@ -106,6 +120,8 @@ def from_response(response: httpx.Response, hint: str | None = None) -> DontoAPI
         field=error.get("field"),
         body=body,
         retry_after=retry_after_s(response),
+        method=response.request.method,
+        url=str(response.request.url),
     )
 
 

@@ -17,6 +17,7 @@ import pytest
 from pydantic import ValidationError
 
 import donto
+import donto.home
 from donto.client import _unasync
 from support import REPO
 
@@ -143,8 +144,10 @@ def test_a_wrong_field_is_refused_before_anything_is_sent_naming_it():
 def test_nothing_listening_is_a_connection_failure_after_the_retries():
     with scripted_donto([]) as (url, _):
         pass  # closed: the port no longer listens
-    with donto.Client(url, api_key="k", max_retries=1) as memory, pytest.raises(donto.ConnectionFailed):
-        memory.list_predicates()
+    with donto.Client(url, api_key="k", max_retries=1) as memory, pytest.raises(donto.ConnectionFailed) as failed:
+        memory.list_claims(limit=5)
+    assert (failed.value.method, failed.value.url) == ("GET", f"{url}/v1/claims?limit=5")
+    assert f"[GET {url}/v1/claims?limit=5]" in str(failed.value)  # which donto it tried to reach
 
 
 def test_health_answers_503_as_an_answer_not_an_error():
@@ -205,6 +208,46 @@ def test_a_401_with_no_key_found_says_where_the_client_looked(tmp_path, monkeypa
         memory.list_predicates()
     assert "Authorization" not in seen[0]["headers"]
     assert f"DONTO_API_KEY unset, no .donto/api-key in {tmp_path} or above" in raised.value.message
+    assert f"[GET {url}/v1/predicates answered 401]" in str(raised.value)  # which donto refused
+
+
+def test_an_error_status_names_the_url_it_came_from():
+    gone = (404, {}, {"error": {"code": "not_found", "message": "no such claim"}})
+    broken = (500, {}, {"error": {"code": "internal", "message": "a defect"}})
+    with scripted_donto([gone, broken]) as (url, _), donto.Client(url, api_key="k") as memory:
+        with pytest.raises(donto.NotFoundError) as missing:
+            memory.get_claim("c 1")
+        with pytest.raises(donto.ServerError) as failed:
+            memory.recall("anything")
+    assert str(missing.value) == f"not_found: no such claim [GET {url}/v1/claims/c%201 answered 404]"
+    assert (failed.value.method, failed.value.url, failed.value.status) == ("POST", f"{url}/v1/recall", 500)
+
+
+def test_outside_any_home_the_client_refuses_and_sends_nothing_to_the_default_port(tmp_path, monkeypatch):
+    """The closing note's case: another donto listens on the default port, this copy's admin key is in
+    the environment, the client runs outside any home with no DONTO_URL. It used to go to the default
+    port with the key; now it refuses, naming what it looked for and how to name an address."""
+    for variable in ("DONTO_URL", "DONTO_HOST", "DONTO_PORT", "DONTO_HOME"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("DONTO_API_KEY", "donto_admin_this_copy")
+    monkeypatch.chdir(tmp_path)
+    assert not donto.home.find_home().found
+    with scripted_donto([(200, {}, {"items": [], "took_ms": 1.0})]) as (other, seen):
+        # The other donto holds the default port: where the old fallback went, and where a server still listens.
+        monkeypatch.setattr(donto.home, "DEFAULT_PORT", int(other.rsplit(":", 1)[1]))
+        assert donto.home.find_api(None, None, None).url == other
+        for make in (donto.Client, donto.AsyncClient):
+            with pytest.raises(donto.NoAddress) as refused:
+                make(workspace="acme")
+        with pytest.raises(donto.home.NoApiAddress):
+            donto.home.client_url()
+        assert seen == []  # nothing sent, no key handed over
+    said = str(refused.value)
+    assert isinstance(refused.value, donto.DontoAPIError) and refused.value.code == "no_address"
+    assert said.startswith("no_address: no donto address: DONTO_URL is unset and there is no donto home")
+    assert f"no .donto/ in {tmp_path}" in said and 'eval "$(donto env)"' in said and "nothing was sent" in said
+    monkeypatch.setenv("DONTO_URL", other)  # named: it goes there
+    assert donto.Client().base_url == other
 
 
 def test_the_commonest_verbs_take_their_main_argument_first():

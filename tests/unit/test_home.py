@@ -4,7 +4,10 @@ tests/test_two_homes.py runs two homes side by side on a real Neo4j."""
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,6 +17,7 @@ import donto
 from donto.cli import main as donto_cli
 from donto.home import client_url, find_api, read_record, write_record
 from donto.settings import ConfigurationError, LocalNeo4jSettings, load_settings
+from support import REPO
 
 ADDRESS_VARIABLES = ("DONTO_URL", "DONTO_HOST", "DONTO_PORT", "DONTO_API_KEY")
 NEO4J_PORTS = ("DONTO_NEO4J_BOLT_PORT", "DONTO_NEO4J_HTTP_PORT")
@@ -78,7 +82,8 @@ def test_a_proxied_url_keeps_its_own_address_and_the_listen_port_is_recorded_bes
 
 
 def test_the_client_finds_the_address_and_key_of_its_home_or_of_the_home_donto_home_names(home, tmp_path, monkeypatch):
-    assert donto.Client().base_url == "http://127.0.0.1:8765"
+    with pytest.raises(donto.NoAddress, match=f"the home {home} records no address"):
+        donto.Client()  # a home `donto up` never ran in: no guessed default port
     write_record(home, {"DONTO_URL": "http://127.0.0.1:8766"})
     (home / "api-key").write_text("donto_admin_kept\n")
     with donto.Client() as memory:
@@ -123,3 +128,51 @@ def test_up_refuses_a_taken_api_port_at_once_naming_it_and_records_nothing(home,
     assert f"port {port} on 127.0.0.1 (the API) is already in use by another process" in said
     assert said.count("nothing was started") == 2
     assert not (home / "config.toml").exists()
+
+
+def test_donto_env_prints_this_homes_address_and_key_for_a_shell_and_never_the_key(home, tmp_path, monkeypatch, capsys):
+    assert donto_cli(["env"]) == 2  # `donto up` never ran here: nothing recorded
+    assert f"{home} records no API address" in capsys.readouterr().err
+    write_record(home, {"DONTO_URL": "http://127.0.0.1:8766"})
+    (home / "api-key").write_text("donto_admin_kept\n")
+    monkeypatch.setenv("DONTO_URL", "http://127.0.0.1:8765")  # left over from another copy: replaced, and said
+    assert donto_cli(["env"]) == 0
+    said = capsys.readouterr()
+    assert "donto_admin_kept" not in said.out  # read by the line, not printed
+    assert said.out.splitlines() == [
+        f"# donto home {home}",
+        "export DONTO_URL=http://127.0.0.1:8766",
+        f'export DONTO_API_KEY="$(cat {home / "api-key"})"',
+    ]
+    assert "DONTO_URL was http://127.0.0.1:8765: these lines replace it" in said.err
+    shell = subprocess.run(
+        ["bash", "-c", 'eval "$1"; echo "$DONTO_URL $DONTO_API_KEY"', "-", said.out], capture_output=True, text=True
+    )
+    assert shell.stdout.split() == ["http://127.0.0.1:8766", "donto_admin_kept"]
+    monkeypatch.chdir(tmp_path)  # outside any home: refused, naming where it looked
+    assert donto_cli(["env"]) == 2
+    assert capsys.readouterr().err.startswith("donto: no donto home: DONTO_HOME is unset")
+
+
+def test_the_tour_outside_any_home_stops_before_sending_anything(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DONTO_")} | {"DONTO_API_KEY": "donto_admin_x"}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "tour.py")], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.startswith("no donto address: DONTO_URL is unset and there is no donto home"), run.stderr
+
+
+@pytest.mark.parametrize("command", [["keys", "list"], ["mcp"]])
+def test_outside_any_home_a_command_with_only_a_password_guesses_no_neo4j_port(
+    home, tmp_path, monkeypatch, capsys, command
+):
+    """The CLI's and `donto mcp`'s address is Neo4j's: with DONTO_NEO4J_PASSWORD but no home and no port
+    it went to 127.0.0.1:7687, whoever's Neo4j that is."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DONTO_NEO4J_PASSWORD", "secret")
+    monkeypatch.setenv("DONTO_MCP_KEY", "k")
+    assert donto_cli(command) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("donto: no Neo4j address: NEO4J_URI and DONTO_NEO4J_BOLT_PORT are unset and no donto home")
+    assert "nothing was contacted" in said

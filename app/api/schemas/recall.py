@@ -135,13 +135,27 @@ class RecallOut(BaseModel):
         "from these items",
     )
 
+    workspace: str | None = Field(
+        default=None,
+        description="the workspace read (also the answer's X-Donto-Workspace header): an admin key without "
+        "X-Donto-Workspace reads `default`, a workspace key its own",
+    )
+    workspace_empty: bool | None = Field(
+        default=None,
+        description="on an empty bundle: true when the workspace holds nothing recall reads (no turns, claims or "
+        "documents: nothing written there yet, or another workspace was meant), false when it holds some and none "
+        "answered; absent when items came back",
+    )
+
     @classmethod
-    def of(cls, result: RecallResult) -> RecallOut:
+    def of(cls, result: RecallResult, workspace: str | None = None) -> RecallOut:
         out = cls(
             items=[RecallItemOut.of(i) for i in result.items],
             took_ms=round(result.took_ms, 2),
             nothing_relevant=result.nothing_relevant,
         )
+        if workspace is not None:
+            out.workspace = workspace
         if result.arms_unavailable:  # else left unset, so the answer leaves the key out
             out.arms_unavailable = list(result.arms_unavailable)
         if result.names_read_as:
