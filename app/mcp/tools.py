@@ -307,7 +307,8 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         Items are turns, passages and claims (add_turns, write_claims), each with its date in the text.
         No LLM is involved. For the subjects, observations and understandings you curate yourself, use
         recall_memory instead."""
-        return _result(RecallOut.of(memory.recall.recall(workspace_of(ctx), recall_request(body))))
+        workspace = workspace_of(ctx)
+        return _result(RecallOut.of(memory.recall.recall(workspace, recall_request(body)), workspace))
 
     @server.tool(annotations=WRITES)
     def add_turns(

@@ -33,7 +33,8 @@ def names_in_code() -> dict[str, str]:
                 if func.attr == "read_lists" and isinstance(args[0], ast.List):
                     args = args[0].elts
                 strings = [a for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-            strings += [k.value for k in node.keywords if k.arg == "query" and isinstance(k.value, ast.Constant)]
+            if not (isinstance(func, ast.Name) and func.id == "Describe"):  # an MCP argument's words, not a query
+                strings += [k.value for k in node.keywords if k.arg == "query" and isinstance(k.value, ast.Constant)]
             for s in strings:
                 found.setdefault(s.value, f"{path.relative_to(REPO)}:{node.lineno}")
     return found
