@@ -10,9 +10,10 @@ import pytest
 
 from donto.errors import IndexUnavailable
 from donto.graph.client import GraphClient
-from donto.recall.arms import ARMS, QueryVectors, arm_params, run_arms
+from donto.recall.arms import ARMS, ArmsFound, QueryVectors, arm_params, run_arms
 from donto.recall.fusion import Candidate
 from donto.recall.question import read
+from donto.recall.service import RecallRequest, read_places
 from donto.temporal.scope import TimeScope
 from support import Api, claim
 
@@ -133,8 +134,9 @@ def test_passages_carry_offsets_and_resolved_dates(api: Api, remembered, setting
 def test_recall_returns_a_small_dated_bundle(api: Api, remembered):
     bundle = recall(api, "When did Caroline go to the support group?", k=5)
     top = bundle["items"][0]
-    assert set(top) == {"subject", "predicate", "object", "text", "source"}
-    assert top["subject"] == "Caroline" and top["predicate"] == "said"
+    assert set(top) == {"subject", "predicate", "object", "text", "source", "relevance"}
+    assert top["subject"] == "Caroline" and top["predicate"] == "said" and top["relevance"] >= 0.5
+    assert bundle["nothing_relevant"] is False
     assert top["text"] == (
         "[8 May 2023; yesterday: 7 May 2023] I went to a LGBTQ support group yesterday and it was so powerful."
     )
@@ -225,9 +227,11 @@ def test_a_turn_found_only_through_a_claim_is_weighed_by_its_place_too(api: Api,
     turns = {t["external_id"]: t["id"] for t in remembered["first"]["turns"] + remembered["second"]["turns"]}
     found_by_an_arm = [{"turnId": turns["D1:1"], "place": {"sessionExternalId": "s1", "speaker": "Caroline"}}]
     cited_by_a_claim = [{"claimId": "c", "turnIds": [turns["D2:3"]]}]
-    pool = [Candidate("turn", turns["D1:1"]), Candidate("turn", turns["D2:3"])]
-    places = memory.recall._places(api.workspace, pool, [found_by_an_arm, cited_by_a_claim])
-    assert places == {
+    r = memory.recall.begin(api.workspace, RecallRequest("what did they do?", TimeScope.now(), k=2))
+    r.ranking = [Candidate("turn", turns["D1:1"]), Candidate("turn", turns["D2:3"])]
+    r.found = ArmsFound([found_by_an_arm, cited_by_a_claim], {"turns": True, "claims": True, "documents": False})
+    read_places(r)
+    assert r.places == {
         turns["D1:1"]: {"sessionExternalId": "s1", "speaker": "Caroline"},
         turns["D2:3"]: {"id": turns["D2:3"], "sessionExternalId": "s2", "speaker": "Melanie"},
     }
@@ -240,7 +244,7 @@ def test_every_turn_arm_says_where_its_turns_sit(api: Api, remembered, memory):
         memory.graph,
         [ARMS[n] for n in ("turn_vector", "passage_vector", "exchange_vector", "fulltext")],
         api.workspace,
-        "painting at the lake",
+        read("painting at the lake", scope.known_at),
         vector,
         5,
         scope,
@@ -616,7 +620,9 @@ def test_in_one_statement_each_vector_arm_asks_the_index_for_its_limit_not_the_f
     episode(api, "many", [("Ann", f"Bees in the garden again, note {i}.") for i in range(100)])
     question, scope = "bees in the garden", TimeScope.now()
     vector = QueryVectors(*[memory.encoder.encode_query(question)] * 2)
-    found = run_arms(memory.graph, [ARMS["turn_vector"], ARMS["fulltext"]], workspace, question, vector, 20, scope)
+    found = run_arms(
+        memory.graph, [ARMS["turn_vector"], ARMS["fulltext"]], workspace, read(question), vector, 20, scope
+    )
     vector_rows, text_rows = found.rows
     assert len(vector_rows) == len(text_rows) == 20
     assert {row["searched"] for row in vector_rows} == {20}
@@ -630,7 +636,7 @@ def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remember
     vector = QueryVectors(*[memory.encoder.encode_query(question)] * 2)
     scope = TimeScope.now()
     arms = [arm for arm in ARMS.values() if "documents" not in arm.holds or "turns" in arm.holds]  # no documents here
-    together = run_arms(memory.graph, arms, workspace, question, vector, 20, scope)
+    together = run_arms(memory.graph, arms, workspace, read(question, scope.known_at), vector, 20, scope)
     assert together.holds == {"turns": True, "claims": True, "documents": False}
     for arm, rows in zip(arms, together.rows):
         own = arm_params(arm, read(question, scope.known_at), vector, 20)
