@@ -156,6 +156,10 @@ class English:
         occasion (a trip, a visit)."""
         return not _TENTATIVE.search(text) and not _OCCASION.search(text)
 
+    def asks(self, text: str) -> bool:
+        """A question: it ends asking ("What's been up since we talked?")."""
+        return text.rstrip().endswith("?")
+
     def content_words(self, text: str) -> set[str]:
         """Its words past the stop words, as light stems ("drives" -> "driv", "drive" -> "driv")."""
         words = set()

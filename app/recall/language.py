@@ -54,6 +54,10 @@ class Language(Protocol):
         ("Thinking about a trip to Skye in May")."""
         ...
 
+    def asks(self, text: str) -> bool:
+        """A question, which states nothing a later statement could replace."""
+        ...
+
     def content_words(self, text: str) -> set[str]:
         """The words that say what a text is about, each in one form (relevance compares them)."""
         ...

@@ -55,14 +55,19 @@ class Later:
 
 
 def latest_first(
-    ranking: list[Candidate], units: Mapping[str, Mapping[str, Any]], top: int, replaces: Callable[[str], bool]
+    ranking: list[Candidate],
+    units: Mapping[str, Mapping[str, Any]],
+    top: int,
+    replaces: Callable[[str], bool],
+    asks: Callable[[str], bool],
 ) -> tuple[list[Candidate], dict[str, Later]]:
     """`ranking` with, among its best `top` units (`units`: their rows from recall_present_units, by
     id), each statement a later one on its matter replaced followed down its chain of replacements,
     every link above the one it replaced (the latest word first); and, for each replaced unit, the
     latest statement that replaced it. Only a later statement that `replaces` (the language's word that
     it says a change or what holds now, not a plan, a trip, a guess) replaces anything: where it cannot
-    tell, the two keep their places and neither says anything of the other."""
+    tell, the two keep their places and neither says anything of the other. A question (`asks`)
+    stated nothing, so nothing replaces it."""
     considered = [c for c in ranking if c.kind in UNITS and c.id in units and units[c.id]["embedding"]][:top]
     if len(considered) < 2:
         return ranking, {}
@@ -73,6 +78,7 @@ def latest_first(
     times = [read_instant(r["occurredAt"]) for r in rows]
     speakers = [(r["speaker"] or "").strip().lower() for r in rows]
     can_replace = [replaces(r["text"] or "") for r in rows]
+    stated = [not asks(r["text"] or "") for r in rows]
     # next_of[i]: of the later statements on i's matter, the one that best answers the question
     next_of: dict[int, int] = {}
     for i, j in ((i, j) for i in range(len(rows)) for j in range(len(rows))):
@@ -82,6 +88,7 @@ def latest_first(
             or tj is None
             or tj <= ti
             or not can_replace[j]
+            or not stated[i]
             or speakers[i] != speakers[j]
             or rows[i]["source"] == rows[j]["source"]
             or alike[i, j] < SAME_MATTER

@@ -472,7 +472,8 @@ def latest_first(r: Recall) -> None:
     """On a question about the present, each matter's latest statement first (present.py)."""
     depth = max(r.request.k, present.MATTERS_AMONG)
     top = [c.id for c in r.units()[:depth]]
-    r.ranking, r.later = present.latest_first(r.ranking, r.details.units(top), depth, r.service.language.replaces)
+    language = r.service.language
+    r.ranking, r.later = present.latest_first(r.ranking, r.details.units(top), depth, language.replaces, language.asks)
 
 
 # ----------------------------------------------------------------------------------------- renders

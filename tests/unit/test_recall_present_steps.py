@@ -72,9 +72,11 @@ def test_the_order_earlier_steps_set_stays_where_nothing_was_replaced():
         "chatter": unit("chatter", "Ben", "june", 6, [0.0, 1.0, 0.0]),
         "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
     }
-    ranked, _ = latest_first(ranking, units, top=4, replaces=ENGLISH.replaces)
+    ranked, _ = latest_first(ranking, units, top=4, replaces=ENGLISH.replaces, asks=ENGLISH.asks)
     assert [c.id for c in ranked] == ["elsewhere", "moved", "berlin", "chatter"]
-    unmoved, replaced = latest_first(ranking[:1] + ranking[2:3], units, top=2, replaces=ENGLISH.replaces)
+    unmoved, replaced = latest_first(
+        ranking[:1] + ranking[2:3], units, top=2, replaces=ENGLISH.replaces, asks=ENGLISH.asks
+    )
     assert [c.id for c in unmoved] == ["elsewhere", "chatter"] and replaced == {}
 
 
@@ -85,7 +87,7 @@ def test_the_later_statement_on_the_same_matter_takes_the_earlier_ones_place_and
         "chatter": unit("chatter", "Ben", "june", 6, [1.0, 0.1, 0.0]),  # alike, but someone else said it
         "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
     }
-    ranked, replaced = latest_first(ranking, units, top=3, replaces=ENGLISH.replaces)
+    ranked, replaced = latest_first(ranking, units, top=3, replaces=ENGLISH.replaces, asks=ENGLISH.asks)
     assert [c.id for c in ranked] == ["moved", "berlin", "chatter"]
     assert list(replaced) == ["berlin"] and replaced["berlin"].external_id == "moved"
 
@@ -103,7 +105,7 @@ def test_a_chain_of_replacements_reads_newest_first_each_link_above_the_one_it_r
         "moved": unit("moved", "Maria", "august", 8, [1.0, 0.2, 0.0]),
         "bike": unit("bike", "Maria", "november", 11, [1.0, 0.15, 0.0]),
     }
-    ranked, replaced = latest_first(ranking, units, top=4, replaces=ENGLISH.replaces)
+    ranked, replaced = latest_first(ranking, units, top=4, replaces=ENGLISH.replaces, asks=ENGLISH.asks)
     # berlin's most to-the-point successor is the move, the move's the bike: the move is lifted just
     # above berlin, the bike just above the move
     assert [c.id for c in ranked] == ["bike", "moved", "berlin", "other"]
@@ -121,14 +123,24 @@ def test_a_plan_a_visit_or_a_guess_by_the_same_speaker_replaces_nothing():
             "glasgow": unit("glasgow", "Lena", "october", 10, [1.0, 0.1], "I left nursing and moved to Glasgow."),
             "skye": unit("skye", "Lena", "january", 12, [1.0, 0.12], later),
         }
-        ranked, replaced = latest_first(ranking, units, top=2, replaces=ENGLISH.replaces)
+        ranked, replaced = latest_first(ranking, units, top=2, replaces=ENGLISH.replaces, asks=ENGLISH.asks)
         assert [c.id for c in ranked] == ["glasgow", "skye"] and replaced == {}, later
+
+
+def test_a_question_stated_nothing_so_nothing_replaces_it():
+    ranking = [Candidate("turn", "asked", 3.0), Candidate("turn", "said", 2.0)]
+    units = {
+        "asked": unit("asked", "Ann", "may", 5, [1.0, 0.1], "Hey Mel, what's been up since we talked?"),
+        "said": unit("said", "Ann", "june", 6, [1.0, 0.12], "My friends have been my rock since the move."),
+    }
+    ranked, replaced = latest_first(ranking, units, top=2, replaces=ENGLISH.replaces, asks=ENGLISH.asks)
+    assert [c.id for c in ranked] == ["asked", "said"] and replaced == {}
 
 
 def test_statements_on_different_matters_are_left_in_place():
     ranking = [Candidate("turn", "home", 2.0), Candidate("turn", "car", 1.0)]
     units = {"home": unit("home", "Maria", "a", 3, [1.0, 0.0]), "car": unit("car", "Maria", "b", 8, [0.0, 1.0])}
-    ranked, replaced = latest_first(ranking, units, top=2, replaces=ENGLISH.replaces)
+    ranked, replaced = latest_first(ranking, units, top=2, replaces=ENGLISH.replaces, asks=ENGLISH.asks)
     assert [c.id for c in ranked] == ["home", "car"] and replaced == {}
 
 
