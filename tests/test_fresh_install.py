@@ -26,7 +26,10 @@ def checkout_copy(into: Path) -> Path:
 
 def test_make_ups_install_on_a_fresh_clone_gives_a_server_that_starts_its_cli_without_pytorch(tmp_path: Path):
     clone = checkout_copy(tmp_path / "donto")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "DONTO_", "PYTHONPATH"))}
+    # A new user's shell: no virtualenv, no donto settings, and no make of ours around it (`make test`
+    # runs this test: its MAKELEVEL would have the inner make print "Entering directory").
+    ours = ("VIRTUAL_ENV", "DONTO_", "PYTHONPATH", "MAKE", "MFLAGS")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(ours)}
     python = getattr(sys, "_base_executable", sys.executable)  # the interpreter a new user's python3 is
     made = subprocess.run(
         ["make", "link", f"PYTHON={python}"], cwd=clone, env=env, capture_output=True, text=True, timeout=900
