@@ -227,13 +227,14 @@ def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
     server = None
     failed: list[Exception] = []
     ended = "ended"
-    with _terminate_as_interrupt():
+    with _terminate_as_interrupt(), _this_copy(home, address):
         try:
             if local is not None:
                 local.install()
                 # The API's modules load while the JVM starts (seconds of imports off the API's start).
                 threading.Thread(target=importlib.import_module, args=("donto.api.main",), daemon=True).start()
-                status = local.start(say=_say)
+                with _AnswerStarting(listener):  # GET /health says `starting` while Neo4j does
+                    status = local.start(say=_say)
                 _print_status(status)
             kept = write_record(home, {**address.variables, **(local.ports() if local else {})})
             print(f"addresses kept in {kept}: commands run in this home find them there")
@@ -241,8 +242,7 @@ def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
                 _local_admin_key(settings.admin_key_file)  # made once; _server reads it
             print(f"analyst's guide: in Neo4j Browser, run  :play {address.url}/analyst/guide?workspace=default")
             server = _server(settings, address, failed)
-            with _this_copy(home, address):
-                server.run(sockets=[listener])
+            server.run(sockets=[listener])
         except KeyboardInterrupt:
             ended = "interrupted"
         finally:
@@ -300,6 +300,55 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
         print(f"donto: the API stopped: {failed[0]}", file=sys.stderr)
         return 1
     return 0
+
+
+class _AnswerStarting:
+    """While `donto up` starts Neo4j, the API's port (held, until now not listening) answers every
+    request at once with the 503 the API itself gives while it starts: GET /health
+    `{"status": "unavailable", "state": "starting", "neo4j": "unreachable"}`, anything else
+    backend_unavailable, with Retry-After. The API takes the same socket over afterwards: a client
+    that connects meanwhile waits in its backlog for the API, and is never refused."""
+
+    def __init__(self, listener: socket.socket):
+        import json
+
+        from donto.errors import error_body
+
+        self.listener = listener
+        self.stopping = threading.Event()
+        health = {"status": "unavailable", "state": "starting", "neo4j": "unreachable"}
+        other = error_body("backend_unavailable", "donto is starting: Neo4j is starting")
+        self.answers = {path: json.dumps(body).encode() for path, body in ((b"/health", health), (b"", other))}
+        self.thread = threading.Thread(target=self._answer, name="donto-starting", daemon=True)
+
+    def __enter__(self) -> _AnswerStarting:
+        self.listener.listen(128)
+        self.listener.settimeout(0.1)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self.thread.join()
+        self.listener.settimeout(None)
+
+    def _answer(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:  # the listener was closed: `up` is ending
+                return
+            with connection, contextlib.suppress(OSError):
+                connection.settimeout(1.0)
+                head = connection.recv(8192)
+                target = head.split(b" ", 2)[1].split(b"?")[0] if head.count(b" ") >= 2 else b""
+                body = self.answers[b"/health" if target == b"/health" else b""]
+                connection.sendall(
+                    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+                    b"retry-after: 2\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body)
+                )
 
 
 COPY_FILE = "api.pid"  # in the home: the `donto up` or `donto serve` serving it now (pid, command, URL)
@@ -364,8 +413,8 @@ def _say(line: str) -> None:
 
 
 def _api_listener(address: ApiAddress, also: list[str] | None = None) -> socket.socket:
-    """The API's socket, bound (not yet listening: a client is refused, not kept waiting, until the app is
-    ready); refused with every taken port named, `also` (Neo4j's) included."""
+    """The API's socket, bound (not yet listening: `donto up` answers on it while Neo4j starts, then the
+    API); refused with every taken port named, `also` (Neo4j's) included."""
     from donto.neo4j_local import PortInUseError
 
     taken = list(also or [])

@@ -252,7 +252,8 @@ class Memory:
                     return
             if self._closing.is_set():
                 return
-            say(f"schema applied ({time.monotonic() - began:.1f} s); loading the embedding model {self.encoder.name}")
+            loading = "" if self.encoder.loaded else f"; loading the embedding model {self.encoder.name}"
+            say(f"schema applied ({time.monotonic() - began:.1f} s){loading}")
             self._load_model(self.start_workers if run_workers else lambda: None)
 
         def follow() -> None:  # a line every 5 s while the start lasts, and one when it is done
