@@ -24,8 +24,8 @@ def health(memory: MemoryDep) -> HealthOut | JSONResponse:
     indexes are still being built? 503 when Neo4j does not answer (the body says no more than that:
     no address, no driver message) or the model could not be loaded."""
     if not memory.opened.is_set():  # starting: Neo4j not reached yet, the schema being applied (or the start failed)
-        reached = "reachable" if memory.reached.is_set() else "unreachable"
-        starting = HealthOut(status="unavailable", state=memory.state, neo4j=reached)
+        reached = memory.reached.is_set()
+        starting = HealthOut(status="unavailable", state=memory.state, neo4j="reachable" if reached else "unreachable")
         return JSONResponse(starting.model_dump(exclude_none=True), status_code=503)
     try:
         rows = memory.graph.read_once("health")
