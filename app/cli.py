@@ -468,8 +468,7 @@ def _server(settings: Settings, address: ApiAddress, failed: list[Exception]) ->
     server: uvicorn.Server | None = None
 
     def stop(failure: Exception) -> None:
-        failed.append(failure)
-        _say(f"the start failed: {failure}")
+        failed.append(failure)  # said once the server has stopped
         if server is not None:
             server.should_exit = True
 

@@ -246,6 +246,8 @@ class Memory:
                         told = True
                     self._closing.wait(2.0)
                 except Exception as exc:
+                    if self._closing.is_set():  # the server stops (Ctrl-C): what broke off is no failure
+                        return
                     self.start_failure = exc
                     log.debug("the start failed", exc_info=True)
                     on_failure(exc)
