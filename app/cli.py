@@ -275,10 +275,12 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
     from donto.home import find_home
 
     home = find_home()
-    if home.found and (running := _running_copy(home.path)) is not None:
+    address = settings.api_address(args.host, args.port)
+    # Another API on another port against the same store is a deployment (beyond-one-machine); only a
+    # second copy on the very address a copy serves is refused, by name.
+    if home.found and (running := _running_copy(home.path, address.url)) is not None:
         print(f"donto: {running}", file=sys.stderr)
         return 1
-    address = settings.api_address(args.host, args.port)
     listener = _api_listener(address)  # a taken port is told now, not after the app has started
     failed: list[Exception] = []
     try:
@@ -354,9 +356,10 @@ class _AnswerStarting:
 COPY_FILE = "api.pid"  # in the home: the `donto up` or `donto serve` serving it now (pid, command, URL)
 
 
-def _running_copy(home: Path) -> str | None:
+def _running_copy(home: Path, at: str | None = None) -> str | None:
     """What says that a `donto up` or `donto serve` already serves this home (a second would only find
-    its ports taken, "by another process"); None when none does (a stale record is removed)."""
+    its ports taken, "by another process"), or, given `at`, serves it at that URL; None when none does (a
+    stale record is removed)."""
     import json
 
     file = home / COPY_FILE
@@ -366,6 +369,8 @@ def _running_copy(home: Path) -> str | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if pid != os.getpid() and _is_donto(pid):
+        if at is not None and url != at:
+            return None
         return (
             f"donto is already running in this home ({home}): `donto {command}`, pid {pid}, API at {url}; "
             f"nothing was started. Stop it with Ctrl-C where it runs, or `kill {pid}`"

@@ -29,14 +29,33 @@ def test_a_second_up_in_a_served_home_names_the_copy_and_starts_nothing(tmp_path
     (home / "api.pid").write_text(json.dumps({"pid": other_donto, "command": "up", "url": "http://127.0.0.1:8799"}))
     monkeypatch.setenv("DONTO_HOME", str(home))
     monkeypatch.setattr(cli, "_api_listener", lambda *a, **k: pytest.fail("a port was taken"))
-    for command in ("up", "serve"):
-        assert cli.main([command]) == 1
+    for command in (["up"], ["serve", "--port", "8799"]):
+        assert cli.main(command) == 1
         said = capsys.readouterr().err
         assert said == (
             f"donto: donto is already running in this home ({home}): `donto up`, pid {other_donto}, API at "
             f"http://127.0.0.1:8799; nothing was started. Stop it with Ctrl-C where it runs, or `kill {other_donto}`\n"
         )
     assert (home / "api.pid").exists()  # still its record
+
+
+class Listened(Exception):
+    pass
+
+
+def test_another_api_on_another_port_beside_a_served_home_is_no_second_copy(tmp_path, monkeypatch, other_donto):
+    # several APIs against one store is a deployment (docs: beyond one machine), not a second copy
+    home = tmp_path / ".donto"
+    home.mkdir()
+    (home / "api.pid").write_text(json.dumps({"pid": other_donto, "command": "up", "url": "http://127.0.0.1:8799"}))
+    monkeypatch.setenv("DONTO_HOME", str(home))
+
+    def listener(*args, **kwargs):
+        raise Listened
+
+    monkeypatch.setattr(cli, "_api_listener", listener)
+    with pytest.raises(Listened):
+        cli.main(["serve", "--port", "8798"])
 
 
 def test_a_record_left_by_a_copy_that_is_gone_is_removed(tmp_path):
