@@ -6,12 +6,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import importlib
 import os
 import secrets
 import signal
 import socket
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
@@ -24,6 +26,8 @@ from donto.settings import ConfigurationError, Settings, load_settings
 
 if TYPE_CHECKING:
     import uvicorn
+
+    from donto.neo4j_local import LocalNeo4j
 
 
 def workspace_name(value: str) -> str:
@@ -201,10 +205,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
+    """Neo4j (unless NEO4J_URI is set), then the API, in the foreground. Ctrl-C (or SIGTERM, SIGHUP) at
+    any moment stops what this run started, says what it stopped, and exits 130; a Neo4j that was
+    already running is left running, and said so with the command that stops it."""
     from donto.embedding.encoder import check_torch
     from donto.home import find_home
     from donto.neo4j_local import LocalNeo4j
+    from donto.neo4j_local.server import _signals_held, _terminate_as_interrupt
 
+    home = find_home().path
+    if (running := _running_copy(home)) is not None:
+        print(f"donto: {running}", file=sys.stderr)
+        return 1
     check_torch(settings.embedding, settings.recall.rerank_model)  # before Neo4j starts: nothing left running
 
     address = settings.api_address(args.host, args.port)
@@ -212,44 +224,202 @@ def cmd_up(settings: Settings, args: argparse.Namespace) -> int:
     # Every port is checked before anything starts, and the API's is held from here on: no other process
     # takes it while Neo4j starts, and a refusal leaves nothing running.
     listener = _api_listener(address, also=local.ports_taken() if local else [])
-    started_here = False
     server = None
-    try:
-        if local is not None:
-            local.install()
-        if local is not None:
-            status = local.start()
-            started_here = status.message.startswith("started")
-            _print_status(status)
-        kept = write_record(find_home().path, {**address.variables, **(local.ports() if local else {})})
-        print(f"addresses kept in {kept}: commands run in this home find them there")
-        if settings.api.api_key is None:
-            _local_admin_key(settings.admin_key_file)  # made once; _server reads it
-        print(f"analyst's guide: in Neo4j Browser, run  :play {address.url}/analyst/guide?workspace=default")
-        server = _server(settings, address)
-        server.run(sockets=[listener])
-    finally:
-        listener.close()
-        if local is not None and started_here and not (server and server.started):  # the API never answered
-            local.stop()
-            print("Neo4j stopped: the API did not start", file=sys.stderr)
-    return 0
+    failed: list[Exception] = []
+    ended = "ended"
+    with _terminate_as_interrupt(), _this_copy(home, address):
+        try:
+            if local is not None:
+                local.install()
+                # The API's modules load while the JVM starts (seconds of imports off the API's start).
+                threading.Thread(target=importlib.import_module, args=("donto.api.main",), daemon=True).start()
+                with _AnswerStarting(listener):  # GET /health says `starting` while Neo4j does
+                    status = local.start(say=_say)
+                _print_status(status)
+            kept = write_record(home, {**address.variables, **(local.ports() if local else {})})
+            print(f"addresses kept in {kept}: commands run in this home find them there")
+            if settings.api.api_key is None:
+                _local_admin_key(settings.admin_key_file)  # made once; _server reads it
+            print(f"analyst's guide: in Neo4j Browser, run  :play {address.url}/analyst/guide?workspace=default")
+            server = _server(settings, address, failed)
+            server.run(sockets=[listener])
+        except KeyboardInterrupt:
+            ended = "interrupted"
+        finally:
+            listener.close()
+            with _signals_held():  # a second Ctrl-C while Neo4j stops must not leave it running
+                _stop_what_up_started(local, ended, api_started=bool(server and server.started))
+    if failed:
+        print(f"donto: the API stopped: {failed[0]}", file=sys.stderr)
+        return 1
+    return 130 if ended == "interrupted" else 0
+
+
+def _stop_what_up_started(local: LocalNeo4j | None, ended: str, api_started: bool) -> None:
+    """`donto up` has ended: the Neo4j it launched is stopped, one that ran before is named, each in a line."""
+    what = "the API stopped; " if api_started else ""
+    if local is not None and local.launched is not None:
+        local.stop()  # nothing to do when its own start already stopped it
+        print(f"donto up {ended}: {what}Neo4j (pid {local.launched}), which it had started, stopped", file=sys.stderr)
+    elif local is not None and (status := local.status()).running:
+        print(
+            f"donto up {ended}: {what}Neo4j (pid {status.pid}) is still running, as it was before `donto up`; "
+            "`donto neo4j stop` stops it",
+            file=sys.stderr,
+        )
+    else:
+        print(f"donto up {ended}: {what}nothing it started is left running", file=sys.stderr)
 
 
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
+    from donto.home import find_home
+
+    home = find_home()
     address = settings.api_address(args.host, args.port)
+    # Another API on another port against the same store is a deployment (beyond-one-machine); only a
+    # second copy on the very address a copy serves is refused, by name.
+    if home.found and (running := _running_copy(home.path, address.url)) is not None:
+        print(f"donto: {running}", file=sys.stderr)
+        return 1
     listener = _api_listener(address)  # a taken port is told now, not after the app has started
+    failed: list[Exception] = []
     try:
-        server = _server(settings, address)
-        server.run(sockets=[listener])
+        server = _server(settings, address, failed)
+        with _this_copy(home.path, address) if home.found else contextlib.nullcontext():
+            server.run(sockets=[listener])
     finally:
         listener.close()
+        if settings.uses_local_neo4j and home.found:  # say what is left running, and how to stop it
+            from donto.neo4j_local import LocalNeo4j
+
+            if (status := LocalNeo4j(settings.local_neo4j).status()).running:
+                print(
+                    f"donto serve: the API stopped; this home's Neo4j (pid {status.pid}) is still running: "
+                    "`donto neo4j stop` stops it",
+                    file=sys.stderr,
+                )
+    if failed:
+        print(f"donto: the API stopped: {failed[0]}", file=sys.stderr)
+        return 1
     return 0
 
 
+class _AnswerStarting:
+    """While `donto up` starts Neo4j, the API's port (held, until now not listening) answers every
+    request at once with the 503 the API itself gives while it starts: GET /health
+    `{"status": "unavailable", "state": "starting", "neo4j": "unreachable"}`, anything else
+    backend_unavailable, with Retry-After. The API takes the same socket over afterwards: a client
+    that connects meanwhile waits in its backlog for the API, and is never refused."""
+
+    def __init__(self, listener: socket.socket):
+        import json
+
+        from donto.errors import error_body
+
+        self.listener = listener
+        self.stopping = threading.Event()
+        health = {"status": "unavailable", "state": "starting", "neo4j": "unreachable"}
+        other = error_body("backend_unavailable", "donto is starting: Neo4j is starting")
+        self.answers = {path: json.dumps(body).encode() for path, body in ((b"/health", health), (b"", other))}
+        self.thread = threading.Thread(target=self._answer, name="donto-starting", daemon=True)
+
+    def __enter__(self) -> _AnswerStarting:
+        self.listener.listen(128)
+        self.listener.settimeout(0.1)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self.thread.join()
+        self.listener.settimeout(None)
+
+    def _answer(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:  # the listener was closed: `up` is ending
+                return
+            with connection, contextlib.suppress(OSError):
+                connection.settimeout(1.0)
+                head = connection.recv(8192)
+                target = head.split(b" ", 2)[1].split(b"?")[0] if head.count(b" ") >= 2 else b""
+                body = self.answers[b"/health" if target == b"/health" else b""]
+                connection.sendall(
+                    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+                    b"retry-after: 2\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body)
+                )
+
+
+COPY_FILE = "api.pid"  # in the home: the `donto up` or `donto serve` serving it now (pid, command, URL)
+
+
+def _running_copy(home: Path, at: str | None = None) -> str | None:
+    """What says that a `donto up` or `donto serve` already serves this home (a second would only find
+    its ports taken, "by another process"), or, given `at`, serves it at that URL; None when none does (a
+    stale record is removed)."""
+    import json
+
+    file = home / COPY_FILE
+    try:
+        record = json.loads(file.read_text())
+        pid, url, command = int(record["pid"]), str(record["url"]), str(record["command"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if pid != os.getpid() and _is_donto(pid):
+        if at is not None and url != at:
+            return None
+        return (
+            f"donto is already running in this home ({home}): `donto {command}`, pid {pid}, API at {url}; "
+            f"nothing was started. Stop it with Ctrl-C where it runs, or `kill {pid}`"
+        )
+    file.unlink(missing_ok=True)
+    return None
+
+
+def _is_donto(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except FileNotFoundError:
+        return not Path("/proc/self").exists()  # no /proc (macOS): a live pid is taken at its word
+    except OSError:
+        return True
+    return b"donto" in command
+
+
+@contextlib.contextmanager
+def _this_copy(home: Path, address: ApiAddress) -> Iterator[None]:
+    """This process recorded in the home as the copy serving it, while the block runs."""
+    import json
+
+    file = home / COPY_FILE
+    command = "up" if sys.argv[1:2] == ["up"] else "serve"
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    file.write_text(json.dumps({"pid": os.getpid(), "command": command, "url": address.url}) + "\n")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            if json.loads(file.read_text()).get("pid") == os.getpid():
+                file.unlink()
+
+
+def _say(line: str) -> None:
+    """A progress line of a start, on stderr (stdout keeps what a script may read)."""
+    print(f"donto: {line}", file=sys.stderr, flush=True)
+
+
 def _api_listener(address: ApiAddress, also: list[str] | None = None) -> socket.socket:
-    """The API's socket, bound (not yet listening: a client is refused, not kept waiting, until the app is
-    ready); refused with every taken port named, `also` (Neo4j's) included."""
+    """The API's socket, bound (not yet listening: `donto up` answers on it while Neo4j starts, then the
+    API); refused with every taken port named, `also` (Neo4j's) included."""
     from donto.neo4j_local import PortInUseError
 
     taken = list(also or [])
@@ -278,10 +448,13 @@ def _api_listener(address: ApiAddress, also: list[str] | None = None) -> socket.
     return listener
 
 
-def _server(settings: Settings, address: ApiAddress) -> uvicorn.Server:
+def _server(settings: Settings, address: ApiAddress, failed: list[Exception]) -> uvicorn.Server:
+    """The API's server. It listens at once and brings Neo4j, the schema and the model up behind it
+    (GET /health says which: starting, loading model, ready), saying each step on stderr; what stops
+    that start (a refused login) is appended to `failed` and ends the server."""
     import uvicorn
 
-    from donto.api.main import create_app
+    from donto.api.main import StartInBackground, create_app
     from donto.api.server import uvicorn_config
     from donto.embedding.encoder import check_torch
 
@@ -296,8 +469,17 @@ def _server(settings: Settings, address: ApiAddress) -> uvicorn.Server:
     elif not os.environ.get("DONTO_API_KEY"):
         # Never printed: whatever captures this output (a terminal log, CI, journald) would keep it.
         print(f"admin API key: in {key_file} (readable by you only); KEY=$(cat {key_file})")
-    print(f"donto API on {address.url}  (OpenAPI at /docs)", flush=True)
-    return uvicorn.Server(uvicorn_config(create_app(settings), settings.api, address.host, address.port))
+    print(f"donto API on {address.url}  (OpenAPI at /docs; GET /health says how far its start is)", flush=True)
+    server: uvicorn.Server | None = None
+
+    def stop(failure: Exception) -> None:
+        failed.append(failure)  # said once the server has stopped
+        if server is not None:
+            server.should_exit = True
+
+    app = create_app(settings, StartInBackground(say=_say, on_failure=stop))
+    server = uvicorn.Server(uvicorn_config(app, settings.api, address.host, address.port))
+    return server
 
 
 def cmd_neo4j(settings: Settings, args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Literal
 
 from donto.analyst.service import AnalystService
 from donto.auth.keys import KeyService
@@ -59,6 +60,8 @@ from donto.workspaces.service import WorkspaceService
 
 log = logging.getLogger(__name__)
 
+StartState = Literal["starting", "loading model", "ready", "failed"]  # what GET /health says as `state`
+
 # Memory.open freezes the heap it finds; exiting unfreezes it, so that it is freed (native extensions
 # report what is not). Not Memory.close: other Memories of the process may still be serving.
 atexit.register(gc.unfreeze)
@@ -83,6 +86,9 @@ class Memory:
         self.settings = settings
         self.prompts = prompts if prompts is not None else extraction_prompts(settings)
         self.opened = threading.Event()  # open() has run: Neo4j answered and the schema is applied
+        self.reached = threading.Event()  # Neo4j answered (open() may still be applying the schema)
+        self.start_failure: Exception | None = None  # what stopped a start in the background (serve_in_background)
+        self._loading_model = False  # the embedding model is being loaded now
         self._schema_dimensions: int | None = None  # what the schema was applied with, the model unloaded
         self._closing = threading.Event()
         self.graph = GraphClient(settings)
@@ -155,6 +161,7 @@ class Memory:
     def open(self, apply_schema: bool = True) -> Memory:
         """Check that Neo4j answers and (by default) bring the schema up to date for the model."""
         self.graph.verify()
+        self.reached.set()
         if apply_schema:
             self.apply_schema()
         self.opened.set()
@@ -206,9 +213,83 @@ class Memory:
         self.encoder.defer_loading()
         self.open_when_reachable(then=lambda: self._load_model(self.start_workers if run_workers else lambda: None))
 
+    @property
+    def state(self) -> StartState:
+        """Where a start is: `starting` (Neo4j not reached yet, or the schema being applied), `loading
+        model`, `ready`, or `failed` (the start stopped, or the model could not be loaded)."""
+        if self.start_failure is not None or self.encoder.failed:
+            return "failed"
+        if self._loading_model or (self.opened.is_set() and not self.encoder.loaded):
+            return "loading model"
+        return "ready" if self.opened.is_set() else "starting"
+
+    def serve_in_background(
+        self, run_workers: bool, say: Callable[[str], None], on_failure: Callable[[Exception], None]
+    ) -> None:
+        """serve(), all of it on a thread of its own, so that the API listens (and /health answers
+        `starting`) from its first second: Neo4j reached (tried every 2 s until it answers), the schema
+        applied, then the model loaded. `say` gets a line at each step, and every 5 s while one lasts;
+        `on_failure` gets what stopped the start (a refused login, an unsupported Neo4j, another model's
+        vectors: what serve() raises at once), which is also kept in `start_failure`."""
+        self.encoder.defer_loading()
+        began = time.monotonic()
+
+        def start() -> None:
+            told = False
+            while not self._closing.is_set():
+                try:
+                    self.open()
+                    break
+                except BackendUnavailable as exc:
+                    if not told:
+                        say(f"Neo4j does not answer yet ({exc.message}); trying again every 2 s")
+                        told = True
+                    self._closing.wait(2.0)
+                except Exception as exc:
+                    if self._closing.is_set():  # the server stops (Ctrl-C): what broke off is no failure
+                        return
+                    self.start_failure = exc
+                    log.debug("the start failed", exc_info=True)
+                    on_failure(exc)
+                    return
+            if self._closing.is_set():
+                return
+            loading = "" if self.encoder.loaded else f"; loading the embedding model {self.encoder.name}"
+            say(f"schema applied ({time.monotonic() - began:.1f} s){loading}")
+            self._load_model(self.start_workers if run_workers else lambda: None)
+
+        def follow() -> None:  # a line every 5 s while the start lasts, and one when it is done
+            next_line = began + 5.0
+            while not self._closing.wait(0.2):
+                state = self.state
+                if state in ("ready", "failed"):
+                    break
+                if time.monotonic() < next_line:
+                    continue
+                next_line += 5.0
+                doing = (
+                    f"loading the embedding model {self.encoder.name}"
+                    if state == "loading model"
+                    else "applying the schema"
+                    if self.reached.is_set()
+                    else "waiting for Neo4j"
+                )
+                say(f"{state}: {doing} ({time.monotonic() - began:.0f} s)")
+            if self.state == "ready":
+                say(f"ready in {time.monotonic() - began:.1f} s: every request is served")
+            elif self.encoder.failed:
+                say(
+                    f"the embedding model could not be loaded ({self.encoder.failure_remedy or 'see the log'}): "
+                    "recall and episodes answer 503 model_unavailable"
+                )
+
+        threading.Thread(target=start, name="donto-start", daemon=True).start()
+        threading.Thread(target=follow, name="donto-start-progress", daemon=True).start()
+
     def _load_model(self, then: Callable[[], None]) -> None:
         def load() -> None:
             started = time.monotonic()
+            self._loading_model = True
             try:
                 self.encoder.load()
                 if self._schema_dimensions is not None and self.encoder.dimensions != self._schema_dimensions:
@@ -221,6 +302,8 @@ class Memory:
                 log.exception("the embedding model could not be loaded: what needs it answers 503 model_unavailable")
                 self.encoder.fail(exc)
                 return
+            finally:
+                self._loading_model = False
             self._freeze_heap()
             log.info("embedding model %s loaded in %.1f s", self.encoder.name, time.monotonic() - started)
             if not self._closing.is_set():
@@ -263,7 +346,11 @@ class Memory:
         if held["model"] is not None and held["dimensions"] and same_model(held["model"], self.encoder.name):
             self._schema_dimensions = held["dimensions"]
             return self.graph.apply_schema(self.encoder.name, held["dimensions"])
-        self.encoder.load()
+        self._loading_model = True  # the store's first start: the model decides the vectors' dimension
+        try:
+            self.encoder.load()
+        finally:
+            self._loading_model = False
         return self.graph.apply_schema(self.encoder.name, self.encoder.dimensions)
 
     def reembed(self, report: Callable[[str], None] = print) -> dict[str, int]:

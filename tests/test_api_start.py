@@ -73,6 +73,48 @@ def test_a_restarted_api_answers_health_while_the_model_loads_and_recall_says_it
         process.wait(timeout=60)
 
 
+def test_health_answers_from_the_first_moment_of_a_start_with_the_state_it_is_in(settings, memory) -> None:
+    """`donto serve` listens before it reaches Neo4j, applies the schema and loads the model: its first
+    answer is a 503 `starting` (or, should the schema be applied by then, `loading model`), never a
+    refused connection once the server process has printed its address; then `ready`."""
+    env = {
+        **os.environ,
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_USER": settings.neo4j.user,
+        "NEO4J_PASSWORD": settings.neo4j.password.get_secret_value(),
+        "DONTO_API_KEY": ADMIN_KEY,
+        "PYTHONUNBUFFERED": "1",
+    }
+    [port] = free_ports(1)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "donto.cli", "serve", "--port", str(port)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    states: list[tuple[int, str]] = []
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            first = _first_answer(http, lambda h: True, process)
+            states.append((first.status_code, first.json()["state"]))
+            while states[-1][1] != "ready":
+                assert process.poll() is None and len(states) < 100_000, states
+                answer = http.get("/health")
+                if (answer.status_code, answer.json()["state"]) != states[-1]:
+                    states.append((answer.status_code, answer.json()["state"]))
+                time.sleep(0.02)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, said = process.communicate(timeout=60)
+    assert states[0] in ((503, "starting"), (200, "loading model"), (503, "loading model")), states
+    assert states[-1] == (200, "ready")
+    assert all(state in ("starting", "loading model", "ready") for _, state in states), states
+    # The start is followed on stderr, and what is left running after it is said.
+    assert "donto: schema applied" in said and "donto: ready in" in said, said
+
+
 def _first_answer(http: httpx.Client, wanted, process: subprocess.Popen, timeout_s: float = 120) -> httpx.Response:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -106,6 +148,7 @@ def test_a_model_that_fails_to_load_in_the_background_takes_the_api_out_of_rotat
         assert health.status_code == 503
         assert health.json() | {"schema_version": None} == {
             "status": "unavailable",
+            "state": "failed",
             "neo4j": "reachable",
             "schema_version": None,
             "embedding_model": "e5-small-v2",

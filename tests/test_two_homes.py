@@ -134,9 +134,9 @@ def second(tmp_path_factory, first) -> Iterator[tuple[Path, str]]:
         yield project, url
     finally:
         if up.poll() is None:
-            os.killpg(up.pid, signal.SIGINT)  # Ctrl-C: the API stops, its Neo4j runs on
+            os.killpg(up.pid, signal.SIGINT)  # Ctrl-C: the API stops, and the Neo4j it started
             up.wait(timeout=60)
-        stopped = donto(project, "neo4j", "stop")
+        stopped = donto(project, "neo4j", "stop")  # nothing left to stop: said, exit 0
         assert stopped.returncode == 0, stopped.stderr
         assert not neo4j_of(project / ".donto" / "neo4j")
 

@@ -20,6 +20,7 @@ def test_health_needs_no_key(client):
     body = client.get("/health").json()
     assert body == {
         "status": "ok",
+        "state": "ready",
         "neo4j": "reachable",
         "schema_version": 10,
         "embedding_model": "e5-small-v2",

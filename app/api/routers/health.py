@@ -18,22 +18,26 @@ router = APIRouter(tags=["health"])
     "/health", response_model=HealthOut, response_model_exclude_none=True, responses={503: {"model": HealthOut}}
 )
 def health(memory: MemoryDep) -> HealthOut | JSONResponse:
-    """Is Neo4j reachable, and which schema version and embedding model does it carry; which model
+    """Where the start is (`state`: starting, loading model, ready; 503 while starting). Is Neo4j
+    reachable, and which schema version and embedding model does it carry; which model
     is configured (its card, once loaded: for seconds after a start it is `warming_up`); which
     indexes are still being built? 503 when Neo4j does not answer (the body says no more than that:
     no address, no driver message) or the model could not be loaded."""
+    if not memory.opened.is_set():  # starting: Neo4j not reached yet, the schema being applied (or the start failed)
+        reached = memory.reached.is_set()
+        starting = HealthOut(status="unavailable", state=memory.state, neo4j="reachable" if reached else "unreachable")
+        return JSONResponse(starting.model_dump(exclude_none=True), status_code=503)
     try:
-        if not memory.opened.is_set():  # Neo4j has not answered since the API started
-            raise BackendUnavailable("not opened yet")
         rows = memory.graph.read_once("health")
         not_online = memory.graph.indexes_not_online()
     except BackendUnavailable:
-        down = HealthOut(status="unavailable", neo4j="unreachable")
+        down = HealthOut(status="unavailable", state=memory.state, neo4j="unreachable")
         return JSONResponse(down.model_dump(exclude_none=True), status_code=503)
     encoder = memory.encoder
     state: ModelState = "failed" if encoder.failed else "ready" if encoder.loaded else "warming_up"
     out = HealthOut(
         status="ok",
+        state=memory.state,
         neo4j="reachable",
         schema_version=rows[0]["schemaVersion"],
         embedding_model=rows[0]["embeddingModel"],

@@ -36,6 +36,13 @@ class IndexStateOut(BaseModel):
 
 class HealthOut(BaseModel):
     status: Literal["ok", "unavailable"]
+    state: Literal["starting", "loading model", "ready", "failed"] | None = Field(
+        default=None,
+        description="where the server's start is: `starting` (Neo4j not reached yet or the schema being applied; "
+        "503), `loading model` (the embedding model loads: served, but recall and episodes answer 503 "
+        "model_warming_up; 503 too on a store's first start, whose schema waits for the model), `ready`, "
+        "`failed` (the start stopped or the model could not be loaded; 503, the server's log says why)",
+    )
     neo4j: Literal["reachable", "unreachable"]
     schema_version: int | None = None
     embedding_model: str | None = None  # the model the graph's vectors were made with
