@@ -10,7 +10,7 @@ from donto.api.schemas.common import ScopedIn
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
     from donto.recall.render import RecallItem
-    from donto.recall.service import RecallRequest, RecallResult
+    from donto.recall.service import RecallResult
 
 
 class RecallIn(ScopedIn):
@@ -24,19 +24,6 @@ class RecallIn(ScopedIn):
     )
     max_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
     include_provenance: bool = False
-
-    def request(self) -> RecallRequest:
-        """The recall this body asks for (REST and MCP alike)."""
-        from donto.recall.service import RecallRequest  # here: donto.Client imports the models alone
-
-        return RecallRequest(
-            query=self.query,
-            scope=self.scope(),
-            k=self.k,
-            arms=tuple(self.arms) if self.arms is not None else None,
-            max_tokens=self.max_tokens,
-            include_provenance=self.include_provenance,
-        )
 
 
 class ProvenanceOut(BaseModel):
