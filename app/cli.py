@@ -368,9 +368,7 @@ def _running_copy(home: Path, at: str | None = None) -> str | None:
         pid, url, command = int(record["pid"]), str(record["url"]), str(record["command"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    from donto.neo4j_local.server import is_donto_process
-
-    if pid != os.getpid() and is_donto_process(pid):
+    if pid != os.getpid() and _is_donto(pid):
         if at is not None and url != at:
             return None
         return (
@@ -379,6 +377,22 @@ def _running_copy(home: Path, at: str | None = None) -> str | None:
         )
     file.unlink(missing_ok=True)
     return None
+
+
+def _is_donto(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except FileNotFoundError:
+        return not Path("/proc/self").exists()  # no /proc (macOS): a live pid is taken at its word
+    except OSError:
+        return True
+    return b"donto" in command
 
 
 @contextlib.contextmanager

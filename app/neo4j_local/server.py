@@ -483,11 +483,6 @@ def _alive(pid: int) -> bool:
     return _process_field(pid, "stat")[:1] not in ("Z", "X")  # a zombie has exited
 
 
-def is_donto_process(pid: int) -> bool:
-    """A live process whose command line names donto (a record's pid may since belong to another)."""
-    return _alive(pid) and "donto" in _process_field(pid, "command")
-
-
 def _process_field(pid: int, field: str) -> str:
     """ps's `stat` (state letters) or `command` (command line) of pid; "" when there is no such process."""
     proc = Path(f"/proc/{pid}")
