@@ -401,13 +401,9 @@ class AsyncClient:
         return response.text
 
     async def add_turns(self, body: EpisodeIn | None = None, /, **fields: Any) -> EpisodeOut:
-        """Keep what was said, verbatim: append turns to a conversation, `session="chat-1"` and
-        `started_at=…` (or `session={"external_id": …, "started_at": …}`),
+        """Keep what was said, verbatim: append turns to a conversation, in the shape POST
+        /v1/episodes and the MCP tool take: `session={"external_id": "chat-1", "started_at": …}`,
         `turns=[{"external_id": …, "speaker": …, "text": …}, …]`."""
-        if isinstance(session := fields.get("session"), str):  # the conversation's own id, as the MCP tool takes it
-            fields = dict(fields)
-            began = {"started_at": fields.pop("started_at")} if "started_at" in fields else {}
-            fields["session"] = {"external_id": session, **began}
         return await self._call(EpisodeOut, "POST", "/v1/episodes", json=body_of(EpisodeIn, body, fields))
 
     # -- recall and exploration ------------------------------------------------------------------

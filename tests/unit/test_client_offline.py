@@ -274,17 +274,15 @@ def test_the_commonest_verbs_take_their_main_argument_first():
     ]
 
 
-def test_add_turns_takes_the_conversation_s_own_id_as_the_mcp_tool_does():
+def test_add_turns_takes_the_session_in_the_shape_rest_and_mcp_take_and_refuses_a_bare_string():
     reply = {"recorded_at": "2026-01-01T00:00:00Z", "session_id": "s", "turns": []}
     with scripted_donto([(200, {}, reply)]) as (url, seen), donto.Client(url) as memory:
         turns = [{"external_id": "t1", "speaker": "ada", "text": "hello"}]
-        memory.add_turns(session="chat-1", turns=turns)
-        memory.add_turns(session="chat-2", started_at="2026-11-20T09:00:00Z", turns=turns)
-    assert [r["path"] for r in seen] == ["/v1/episodes"] * 2
-    assert [r["json"]["session"] for r in seen] == [
-        {"external_id": "chat-1"},
-        {"external_id": "chat-2", "started_at": "2026-11-20T09:00:00Z"},
-    ]
+        memory.add_turns(session={"external_id": "chat-2", "started_at": "2026-11-20T09:00:00Z"}, turns=turns)
+        with pytest.raises(donto.InvalidRequest, match=r"field: session"):
+            memory.add_turns(session="chat-1", turns=turns)
+    assert [r["path"] for r in seen] == ["/v1/episodes"]
+    assert seen[0]["json"]["session"] == {"external_id": "chat-2", "started_at": "2026-11-20T09:00:00Z"}
 
 
 def test_a_stray_positional_argument_is_refused_saying_what_to_pass():
