@@ -558,8 +558,8 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
             shown = repr(value) if key.endswith("_prompt") else value  # a prompt's trailing space counts
             print(f"{key:>15}: {shown}")
     print("\ninstalled packages that ship sentence-transformers weights (DONTO_EMBEDDING_MODEL=<package>; on torch):")
-    for name, version in packaged_models():
-        print(f"  {name} {version}")
+    for name, version in packaged_models() or [("none", "")]:
+        print(f"  {name} {version}".rstrip())
     print("\nmodels `donto models fetch NAME` makes ready (then DONTO_EMBEDDING_MODEL=NAME):")
     for model in CATALOGUE.values():
         runs = "ONNX Runtime" if isinstance(model, JarModel) else "torch"
@@ -755,9 +755,12 @@ def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
         elif args.action == "revoke":
             workspace, revoked_at = memory.keys.revoke(args.key_id)
             print(f"revoked {args.key_id} (workspace {workspace}) at {iso(revoked_at)}")
+        elif not (keys := memory.keys.list(args.workspace)):
+            where = f" for workspace {args.workspace}" if args.workspace else ""
+            print(f"no keys{where}: `donto keys create --workspace {args.workspace or 'W'}` makes one")
         else:
             print("id  workspace  fingerprint  created_at  last_used_at  revoked_at  requests  rejected  replaced_by")
-            for k in memory.keys.list(args.workspace):
+            for k in keys:
                 cells = (k.id, k.workspace or "*", k.fingerprint, iso(k.created_at), iso(k.last_used_at))
                 more = (iso(k.revoked_at), k.requests, k.rejected, k.replaced_by)
                 print("  ".join("-" if c is None else str(c) for c in (*cells, *more)))
