@@ -41,7 +41,9 @@ class HealthOut(BaseModel):
         description="where the server's start is: `starting` (Neo4j not reached yet or the schema being applied; "
         "503), `loading model` (the embedding model loads: served, but recall and episodes answer 503 "
         "model_warming_up; 503 too on a store's first start, whose schema waits for the model), `ready`, "
-        "`failed` (the start stopped or the model could not be loaded; 503, the server's log says why)",
+        "`failed` (the start stopped or the model could not be loaded; 503, the server's log says why). "
+        "It says where the start got to, not whether the server serves now: `status` and `neo4j` say that (a "
+        "Neo4j that stops answering after the start reads `state: ready` beside `status: unavailable`)",
     )
     neo4j: Literal["reachable", "unreachable"]
     schema_version: int | None = None
