@@ -188,6 +188,7 @@ def recall_request(body: RecallIn) -> RecallRequest:
         arms=tuple(body.arms) if body.arms is not None else None,
         max_tokens=body.max_tokens,
         include_provenance=body.include_provenance,
+        sessions=tuple(body.sessions) if body.sessions is not None else None,
     )
 
 
@@ -317,7 +318,8 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
             Describe(
                 session="the conversation: {external_id: its own id, e.g. 'chat-2026-11-20', started_at: when it "
                 "began (ISO-8601), which dates relative words in it}",
-                turns="what was said, in order: {external_id, speaker, text, occurred_at?} each",
+                turns="what was said, in order: {external_id, speaker, text (may be empty), occurred_at?, "
+                "metadata? (a JSON object kept with the turn)} each",
                 extract="queue an extraction job over the conversation (needs an LLM); default: the "
                 "workspace's extract_sessions setting",
             ),
