@@ -17,6 +17,7 @@ SUBJECTS = "subjects"
 EVENTS = "events"
 SESSIONS = "sessions"
 TURNS = "turns"
+DOCUMENTS = "documents"
 LEGACY_CLAIM_PREFIX = "after:"  # the claim listing's cursors before they named their listing
 
 
@@ -110,6 +111,16 @@ def decode_turn(cursor: str, session_external_id: str, field: str) -> int:
     if session != session_external_id or not seq.isdigit():
         raise InvalidInput(f"{field} is not one this API handed out for session {session_external_id!r}", field=field)
     return int(seq)
+
+
+def encode_document(external_id: str) -> str:
+    """After the document of this external id (the listing is in external id order)."""
+    return encode(DOCUMENTS, external_id)
+
+
+def decode_document(cursor: str, field: str = "cursor") -> str:
+    [external_id] = decode(DOCUMENTS, cursor, 1, field)
+    return external_id
 
 
 def _base64_text(cursor: str) -> str | None:

@@ -3,7 +3,8 @@
 // cites. Same workspace and time filters as the others (a document revision a later one replaced
 // is not known after it was, a retracted turn or passage after its retraction); an empty turn, found
 // by its speaker alone, is none. With $sessions: only those sessions' turns and passages, and the
-// claims whose evidence cites a turn of them (no document's passages).
+// claims whose evidence cites a turn of them (no document's passages). With $documents: only the passages
+// of documents whose external id starts with one of its prefixes (no turns or claims).
 // Lucene itself keeps to the workspace (+workspace:"…"^0, so BM25 is the text's alone): ranking every
 // workspace's documents and filtering after would let another tenant's many matches crowd this one's
 // out of $fulltext_candidates. The clause is a phrase of the name's words, so a workspace whose name holds this
@@ -11,7 +12,8 @@
 // ("the") narrows nothing: the filter after keeps to the workspace exactly. $workspace never holds a
 // quote (donto's names are [A-Za-z0-9][A-Za-z0-9_.-]*).
 // Parameters: $workspace, $lucene (a Lucene query over the text: 'melanie OR paint'), $fulltext_candidates, $limit (integers),
-//             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session)
+//             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session),
+//             $documents (list of document external id prefixes, or null: every document)
 // Returns: one row, rows: a list of {turnId (a turn's, or the turn of a turn's passage), passageId (a
 //          document's passage), place (the turn's {sessionExternalId, speaker}, or the document
 //          passage's {documentId, speaker}; null for a claim), claimId (a claim's), turnIds, score}, best first
@@ -30,6 +32,7 @@ WHERE node.workspace = $workspace AND node.txFrom <= $known_at
        OR (node:Passage AND EXISTS { MATCH (t:Turn)-[:HAS_PASSAGE]->(node) WHERE t.sessionExternalId IN $sessions })
        OR (node:Claim AND EXISTS { MATCH (node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn)
                                    WHERE t.sessionExternalId IN $sessions }))
+  AND ($documents IS NULL OR (node:Passage AND node.documentId IS NOT NULL AND EXISTS { MATCH (d:Document {id: node.documentId}) WHERE any(prefix IN $documents WHERE d.externalId STARTS WITH prefix) }))
 WITH node, score
 ORDER BY score DESC
 LIMIT $limit

@@ -24,7 +24,7 @@ from pydantic_core import to_json
 
 from donto import __version__
 from donto.api.schemas.claims import ClaimOut, ClaimPage, ClaimsWriteIn, ClaimsWriteOut, RetractIn, RetractOut
-from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
+from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut, DocumentPageOut, ListedDocumentOut
 from donto.api.schemas.episodes import EpisodeIn, EpisodeOut
 from donto.api.schemas.explore import EntityPathsOut, EntityProfileOut, NeighbourhoodOut
 from donto.api.schemas.health import HealthOut
@@ -127,13 +127,16 @@ def body_of(
     return body.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
-def query(**params: Any) -> dict[str, str]:
-    """Query parameters as the API reads them: None left out, booleans lower-case, instants ISO 8601."""
-    out = {}
+def query(**params: Any) -> dict[str, str | list[str]]:
+    """Query parameters as the API reads them: None left out, booleans lower-case, instants ISO 8601,
+    a list as the parameter repeated."""
+    out: dict[str, str | list[str]] = {}
     for name, value in params.items():
         if value is None:
             continue
-        if isinstance(value, bool):
+        if isinstance(value, (list, tuple)):
+            out[name] = [str(v) for v in value]
+        elif isinstance(value, bool):
             out[name] = "true" if value else "false"
         elif isinstance(value, datetime):
             out[name] = value.isoformat()
@@ -208,7 +211,7 @@ class AsyncClient:
         method: str,
         path: str,
         *,
-        params: Mapping[str, str] | None = None,
+        params: Mapping[str, str | list[str]] | None = None,
         json: Any = None,
         retries: int | None = None,
         accept: tuple[int, ...] = (),
@@ -243,7 +246,7 @@ class AsyncClient:
                 await asyncio.sleep(self._backoff(attempt, retry_after_s(response)))
             attempt += 1
 
-    def _url(self, path: str, params: Mapping[str, str] | None) -> str:
+    def _url(self, path: str, params: Mapping[str, str | list[str]] | None) -> str:
         """The full URL of a request, as a message names it."""
         return str(self._http.build_request("GET", path, params=params).url)
 
@@ -258,7 +261,7 @@ class AsyncClient:
         method: str,
         path: str,
         *,
-        params: Mapping[str, str] | None = None,
+        params: Mapping[str, str | list[str]] | None = None,
         json: Any = None,
     ) -> Out:
         response = await self.request(method, path, params=params, json=json)
@@ -394,6 +397,45 @@ class AsyncClient:
 
     async def get_document(self, document_id: str) -> DocumentDetailOut:
         return await self._call(DocumentDetailOut, "GET", f"/v1/documents/{segment(document_id)}")
+
+    async def list_documents(
+        self,
+        *,
+        prefix: str | None = None,
+        external_id: str | list[str] | None = None,
+        known_at: str | datetime | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> DocumentPageOut:
+        """One page of the documents registered under an external id, in external id order, each by its
+        revision live as known at `known_at` (default now), with its metadata: those whose external id
+        starts with `prefix`, or exactly `external_id` (one or a list). Pass `next_cursor` back as `cursor`."""
+        ids = [external_id] if isinstance(external_id, str) else external_id
+        params = query(prefix=prefix, external_id=ids, known_at=known_at, limit=limit, cursor=cursor)
+        return await self._call(DocumentPageOut, "GET", "/v1/documents", params=params)
+
+    async def iter_documents(
+        self,
+        *,
+        prefix: str | None = None,
+        known_at: str | datetime | None = None,
+        page_size: int | None = None,
+    ) -> AsyncIterator[ListedDocumentOut]:
+        """Every document list_documents would page through, fetched a page at a time."""
+        cursor = None
+        while True:
+            page = await self.list_documents(prefix=prefix, known_at=known_at, limit=page_size, cursor=cursor)
+            for document in page.documents:
+                yield document
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    async def retract_document(self, document_id: str, reason: str | None = None) -> RetractOut:
+        """Close the document revision's transaction time and its passages' (nothing is deleted; as-of
+        reads still see it); recall no longer finds it."""
+        body = body_of(RetractIn, None, {"reason": reason}) if reason is not None else None
+        return await self._call(RetractOut, "POST", f"/v1/documents/{segment(document_id)}/retract", json=body)
 
     async def get_document_text(self, document_id: str) -> str:
         """The text of the document's current revision: the text every offset indexes."""

@@ -189,6 +189,7 @@ def recall_request(body: RecallIn) -> RecallRequest:
         max_tokens=body.max_tokens,
         include_provenance=body.include_provenance,
         sessions=tuple(body.sessions) if body.sessions is not None else None,
+        documents=tuple(body.documents) if body.documents is not None else None,
     )
 
 

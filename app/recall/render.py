@@ -27,6 +27,7 @@ class Provenance:
     start: int | None = None
     end: int | None = None
     title: str | None = None
+    external_id: str | None = None  # the document's
 
 
 @dataclass
@@ -77,8 +78,9 @@ def passage_item(c: Candidate, run: Sequence[Mapping[str, Any]], with_provenance
     tags += list(dict.fromkeys(date_tag_text(p["datePhrase"], p["dateTag"]) for p in run if p["datePhrase"]))
     prefix = f"[{'; '.join(dict.fromkeys(tags))}] " if tags else ""
     provenance = Provenance(
-        [], None, [], None, first["documentId"], first["revision"], first["start"], run[-1]["end"], first["title"]
-    )
+        [], None, [], None, first["documentId"], first["revision"], first["start"], run[-1]["end"], first["title"],
+        first["externalId"],
+    )  # fmt: skip
     return RecallItem(
         subject=first["speaker"] or first["title"] or first["externalId"] or "document",
         predicate="said" if first["speaker"] else "says",

@@ -58,6 +58,7 @@ class RecallRequest:
     arm_weights: Mapping[str, float] | None = None  # None: DONTO_RECALL_ARM_WEIGHTS
     rerank: bool = True  # False skips the reranking stage where one is configured
     sessions: tuple[str, ...] | None = None  # external ids: only these sessions' turns (None: all memory)
+    documents: tuple[str, ...] | None = None  # external id prefixes: only these documents' passages (None: all)
 
 
 @dataclass(frozen=True)
@@ -325,6 +326,7 @@ def search(r: Recall) -> None:
         per_arm(r),
         r.request.scope,
         sessions=r.request.sessions,
+        documents=r.request.documents,
     )
 
 
@@ -367,6 +369,7 @@ def search_again(r: Recall, names: list[str], vectors: QueryVectors | None) -> N
         r.request.scope,
         False,
         sessions=r.request.sessions,
+        documents=r.request.documents,
     )
     for name, rows in zip(names, again.rows):
         r.found.rows[r.arms.index(name)] = rows

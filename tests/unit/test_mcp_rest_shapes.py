@@ -31,6 +31,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "entity_identity": ("get", "/v1/entities/{key}/identity"),
     "register_document": ("post", "/v1/documents"),
     "get_document": ("get", "/v1/documents/{document_id}"),
+    "list_documents": ("get", "/v1/documents"),
+    "retract_document": ("post", "/v1/documents/{document_id}/retract"),
     "memorize": ("post", "/v1/memorize"),
     "get_job": ("get", "/v1/jobs/{job_id}"),
     "list_jobs": ("get", "/v1/jobs"),

@@ -32,6 +32,7 @@ async def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> 
             max_tokens=body.max_tokens,
             include_provenance=body.include_provenance,
             sessions=tuple(body.sessions) if body.sessions is not None else None,
+            documents=tuple(body.documents) if body.documents is not None else None,
         ),
     )
     out = RecallOut.of(result, workspace)

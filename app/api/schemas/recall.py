@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
 from donto.api.schemas.common import Key, ScopedIn
 
@@ -31,6 +31,21 @@ class RecallIn(ScopedIn):
         description="recall only within these sessions (their external ids): their turns and passages, and the "
         "claims a turn of theirs is evidence of; no documents. Default: all of memory",
     )
+    documents: list[Key] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="recall only within the registered documents whose external ids start with one of these "
+        "prefixes (a whole external id is its own prefix): their current passages; no turns or claims. Not "
+        "with `sessions`. Default: all of memory",
+    )
+
+    @field_validator("documents")
+    @classmethod
+    def _one_scope(cls, documents: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        if documents is not None and info.data.get("sessions") is not None:
+            raise ValueError("give sessions or documents, not both")
+        return documents
 
 
 class ProvenanceOut(BaseModel):
@@ -44,12 +59,15 @@ class ProvenanceOut(BaseModel):
     )
     # A registered document's passage (absent for turns and claims): text[start:end] of that revision.
     document_id: str | None = Field(default=None, description="the document revision the passage is of")
+    external_id: str | None = Field(default=None, description="that document's external id, if it has one")
     revision: int | None = None
     start: int | None = Field(default=None, description="the passage's offsets in the revision's text")
     end: int | None = None
     title: str | None = None
 
-    DOCUMENT_FIELDS: ClassVar[frozenset[str]] = frozenset({"document_id", "revision", "start", "end", "title"})
+    DOCUMENT_FIELDS: ClassVar[frozenset[str]] = frozenset(
+        {"document_id", "external_id", "revision", "start", "end", "title"}
+    )
 
 
 class RecallItemOut(BaseModel):
