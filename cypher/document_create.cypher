@@ -3,8 +3,10 @@
 // revision and its passages get txTo, so reads as known from now on see the new passages only, and
 // reads as known before still see the old ones. Passages wait for the embedder (:PendingEmbedding)
 // and follow one another by NEXT, as a session's turns do; each carries the document's occurredAt.
+// A previous revision that was retracted keeps its retraction's txTo (it was no longer known from then).
 // Parameters: $workspace, $id, $external_id, $revision (integer), $previous_id (or null),
-//             $text, $sha256, $title, $source, $occurred_at (datetime or null), $recorded_at (datetime),
+//             $text, $sha256, $title, $source, $metadata (a JSON object as compact JSON text, or null),
+//             $occurred_at (datetime or null), $recorded_at (datetime),
 //             $passages: list of {id, seq, blockStart (where its line starts), speaker (a transcript
 //                                 line's, else null), text, start, end, dateFrom, dateTo, dateGranularity, dateTag,
 //                                 dateResolved, datePhrase, dateRecurring (a recurring time the passage names, else
@@ -12,14 +14,14 @@
 // Returns: id, revision, sha256, occurredAt, passages (count)
 CREATE (d:Document {
   id: $id, workspace: $workspace, externalId: $external_id, revision: $revision,
-  text: $text, sha256: $sha256, title: $title, source: $source, occurredAt: $occurred_at,
+  text: $text, sha256: $sha256, title: $title, source: $source, metadata: $metadata, occurredAt: $occurred_at,
   recordedAt: $recorded_at, txFrom: $recorded_at
 })
 WITH d
 CALL (d) {
   MATCH (previous:Document {id: $previous_id})
   CREATE (d)-[:REVISES]->(previous)
-  SET previous.txTo = $recorded_at
+  SET previous.txTo = coalesce(previous.txTo, $recorded_at)
   WITH previous
   MATCH (previous)-[:HAS_PASSAGE]->(old:Passage)
   WHERE old.txTo IS NULL

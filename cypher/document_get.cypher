@@ -2,7 +2,8 @@
 // (those sharing its external id; a document without one has only itself), oldest first.
 // Parameters: $workspace, $id (a revision's id)
 // Returns: at most one row: id, externalId, revision, title, source, sha256, length (characters),
-//          occurredAt, recordedAt, replacedAt (when a later revision replaced it; null while current),
+//          occurredAt, recordedAt, replacedAt (when a later revision replaced it or it was retracted; null while
+//          current), retractedAt (when it was retracted; null if never), metadata (JSON text or null),
 //          passages (count), revisions (list of {id, revision, sha256, recordedAt, replacedAt, passages})
 MATCH (d:Document {id: $id})
 WHERE d.workspace = $workspace
@@ -17,4 +18,4 @@ CALL (d) {
 }
 RETURN d.id AS id, d.externalId AS externalId, d.revision AS revision, d.title AS title, d.source AS source,
        d.sha256 AS sha256, size(d.text) AS length, d.occurredAt AS occurredAt, d.recordedAt AS recordedAt,
-       d.txTo AS replacedAt, COUNT { (d)-[:HAS_PASSAGE]->(:Passage) } AS passages, revisions
+       d.txTo AS replacedAt, d.retractedAt AS retractedAt, d.metadata AS metadata, COUNT { (d)-[:HAS_PASSAGE]->(:Passage) } AS passages, revisions

@@ -1,6 +1,7 @@
 // The newest revision of a document: by external id, or (without one) by identical text.
 // Parameters: $workspace, $external_id (string or null), $sha256
-// Returns: id, revision, sha256, occurredAt, passages (count) — at most one row
+// Returns: id, revision, sha256, metadata (JSON text or null), live (not replaced or retracted), occurredAt,
+//          passages (count) — at most one row
 CALL () {
   WITH 1 AS _ WHERE $external_id IS NOT NULL
   MATCH (d:Document {workspace: $workspace, externalId: $external_id})
@@ -11,7 +12,8 @@ CALL () {
   WHERE d.externalId IS NULL
   RETURN d
 }
-RETURN d.id AS id, d.revision AS revision, d.sha256 AS sha256, d.occurredAt AS occurredAt,
+RETURN d.id AS id, d.revision AS revision, d.sha256 AS sha256, d.metadata AS metadata, d.txTo IS NULL AS live,
+       d.occurredAt AS occurredAt,
        COUNT { (d)-[:HAS_PASSAGE]->(:Passage) } AS passages
 ORDER BY revision DESC
 LIMIT 1

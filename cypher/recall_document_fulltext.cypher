@@ -3,8 +3,9 @@
 // gains its document's share, so that a document matching the question as a whole lifts its
 // passages. Only revisions known at $known_at (not yet replaced then) and written by $valid_at.
 // Lucene keeps to the workspace itself, as in recall_fulltext (see there).
+// With $documents, only documents whose external id starts with one of its prefixes.
 // Parameters: $workspace, $lucene (a Lucene query: 'melanie OR paint'), $fulltext_candidates, $limit (integers),
-//             $valid_at, $known_at (datetimes)
+//             $valid_at, $known_at (datetimes), $documents (list of document external id prefixes, or null: every document)
 // Returns: one row, rows: a list of {documentId, score}, best first
 CALL db.index.fulltext.queryNodes('document_text',
   '+workspace:"' + $workspace + '"^0 +(text:(' + $lucene + ') OR title:(' + $lucene + '))',
@@ -12,6 +13,7 @@ CALL db.index.fulltext.queryNodes('document_text',
 WITH node, score
 WHERE node.workspace = $workspace AND node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND ($documents IS NULL OR any(prefix IN $documents WHERE node.externalId STARTS WITH prefix))
 WITH node, score
 ORDER BY score DESC
 LIMIT $limit

@@ -4,8 +4,9 @@
 // workspace, written by $valid_at and known at $known_at (a revision a later one replaced is not).
 // The workspace is filtered inside the vector index (SEARCH, Cypher 25); of its $candidates
 // nearest, the time scope keeps at most $limit.
+// With $documents, only the passages of documents whose external id starts with one of its prefixes.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
-//             $valid_at, $known_at (datetimes)
+//             $valid_at, $known_at (datetimes), $documents (list of document external id prefixes, or null: every document)
 // Returns: one row, rows: a list of {passageId, place, score, searched}, best first
 //          place: the passage's {documentId, speaker}, by which fusion weighs it
 //          searched: how many nearest the index gave before the time scope (all $candidates
@@ -22,6 +23,7 @@ UNWIND hits AS hit
 WITH hit.node AS node, hit.score AS score, size(hits) AS searched
 WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND ($documents IS NULL OR EXISTS { MATCH (d:Document {id: node.documentId}) WHERE any(prefix IN $documents WHERE d.externalId STARTS WITH prefix) })
 WITH node, score, searched
 ORDER BY score DESC
 LIMIT $limit

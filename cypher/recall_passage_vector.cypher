@@ -2,9 +2,12 @@
 // turn, a registered document's stand for themselves; in the workspace, said or written by
 // $valid_at and known at $known_at (a document revision a later one replaced is not). The
 // workspace is filtered inside the vector index (SEARCH, Cypher 25); of its $candidates nearest,
-// the time scope keeps at most $limit.
+// the time scope (a retracted turn's passages are not known after its retraction) and $sessions (only
+// those sessions' turns' passages, no document's) keep at most $limit.
+// With $documents, only the passages of documents whose external id starts with one of its prefixes.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
-//             $valid_at, $known_at (datetimes)
+//             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session),
+//             $documents (list of document external id prefixes, or null: every document)
 // Returns: one row, rows: a list, best first, of {turnId, place, passageId, dated, score, searched}
 //          for a turn's passage and {passageId, place, dated, score, searched} for a document's
 //          place: where fusion weighs the hit: its turn's {sessionExternalId, speaker}, or the
@@ -24,6 +27,8 @@ UNWIND hits AS hit
 WITH hit.node AS node, hit.score AS score, size(hits) AS searched
 WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND ($sessions IS NULL OR EXISTS { MATCH (t:Turn)-[:HAS_PASSAGE]->(node) WHERE t.sessionExternalId IN $sessions })
+  AND ($documents IS NULL OR EXISTS { MATCH (d:Document {id: node.documentId}) WHERE any(prefix IN $documents WHERE d.externalId STARTS WITH prefix) })
 WITH node, score, searched
 ORDER BY score DESC
 LIMIT $limit

@@ -5,7 +5,13 @@ cite a revision by its id, so offsets never drift.
 A revision is cut into sentence passages (long sentences cut again) with character offsets into
 its text, dated by the time expressions they hold against the document's `occurred_at` (when it was
 written or said; else when it was registered), and embedded by the background embedder: a document
-is recallable with no LLM, as a session's turns are."""
+is recallable with no LLM, as a session's turns are.
+
+A document may carry metadata, a caller's bounded JSON object (episodes.metadata's bounds, as a
+turn's), kept as JSON text and handed back as it came, never searched; its text may then be empty:
+a document with no passages, readable and listed but never recalled. Retracting a revision closes
+its transaction time and its passages'; the listing pages through documents by external id, each by
+its revision live at a given transaction time."""
 
 from __future__ import annotations
 
@@ -17,9 +23,12 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from donto import cursors
+from donto.episodes import metadata as document_metadata
 from donto.episodes.passages import capped, dated_passages, line_passages, with_speakers
-from donto.errors import NotFound
+from donto.errors import InvalidInput, NotFound
 from donto.graph.client import GraphClient, next_transaction_time
+from donto.graph.retraction import retract
 from donto.ids import uuid7
 from donto.temporal.instants import to_native, utc_now
 
@@ -27,6 +36,8 @@ from donto.temporal.instants import to_native, utc_now
 # model donto ships (all-MiniLM's 256 tokens), and one or two facts rather than a paragraph's blur.
 MAX_PASSAGE_CHARS = 600
 BACKFILL_PAGE = 100  # documents given passages per transaction by the schema version 10 migration
+MAX_DOCUMENTS_PAGE = 1000  # documents a listing page holds at most
+MAX_EXTERNAL_IDS = 1000  # external ids one listing may name
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,32 @@ class DocumentView:
     replaced_at: datetime | None
     passages: int
     revisions: list[RevisionSummary]
+    retracted_at: datetime | None = None
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ListedDocument:
+    """A document as the listing shows it: its revision live at the listing's transaction time."""
+
+    id: str
+    external_id: str
+    revision: int
+    title: str | None
+    source: str | None
+    sha256: str
+    length: int
+    metadata: dict[str, Any] | None
+    occurred_at: datetime | None
+    recorded_at: datetime  # when this revision was registered
+    first_recorded_at: datetime  # when its run of revisions began: the first, or the first after a retraction
+    passages: int
+
+
+@dataclass(frozen=True)
+class DocumentPage:
+    documents: list[ListedDocument]
+    next_cursor: str | None
 
 
 def document_passages(text: str, reference: datetime) -> list[dict[str, Any]]:
@@ -88,16 +125,20 @@ class DocumentService:
         source: str | None = None,
         external_id: str | None = None,
         occurred_at: datetime | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> DocumentRevision:
+        """A new revision, or the live one when it holds this text and metadata already (created=False).
+        A document whose last revision was retracted gets a new one even for the same text."""
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        passages = document_passages(text, occurred_at or utc_now())  # cut outside the transaction
+        stored_metadata = document_metadata.serialise(metadata) if metadata is not None else None
+        passages = document_passages(text, occurred_at or utc_now()) if text else []  # cut outside the transaction
 
         def work(tx: ManagedTransaction) -> DocumentRevision:
             recorded_at = next_transaction_time(self.graph, tx, workspace)  # also serialises revision numbering
             latest = self.graph.run(
                 tx, "document_latest_revision", workspace=workspace, external_id=external_id, sha256=sha
             )
-            if latest and latest[0]["sha256"] == sha:
+            if latest and latest[0]["live"] and latest[0]["sha256"] == sha and latest[0]["metadata"] == stored_metadata:
                 return _revision(latest[0], created=False)
             previous = latest[0] if latest else None
             row = self.graph.run(
@@ -112,6 +153,7 @@ class DocumentService:
                 sha256=sha,
                 title=title,
                 source=source,
+                metadata=stored_metadata,
                 occurred_at=occurred_at,
                 recorded_at=recorded_at,
                 passages=passages,
@@ -139,6 +181,8 @@ class DocumentService:
             recorded_at=to_native(r["recordedAt"]),
             replaced_at=to_native(r["replacedAt"]),
             passages=r["passages"],
+            retracted_at=to_native(r["retractedAt"]),
+            metadata=document_metadata.read(r["metadata"]),
             revisions=[
                 RevisionSummary(
                     v["id"],
@@ -151,6 +195,59 @@ class DocumentService:
                 for v in r["revisions"]
             ],
         )
+
+    def retract(self, workspace: str, document_id: str, reason: str | None) -> datetime:
+        """Close the live revision's transaction time and its passages', at this write's transaction
+        time: recall and reads as known from then on no longer find it; as known before, they still
+        do. NotFound for a revision the workspace does not hold; Conflict for one retracted or replaced
+        before."""
+        return retract(self.graph, workspace, document_id, reason, query="document_retract", what="document")
+
+    def listing(
+        self,
+        workspace: str,
+        *,
+        known_at: datetime,
+        prefix: str = "",
+        external_ids: list[str] | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> DocumentPage:
+        """Documents registered under an external id, in external id order, by the revision live as
+        known at `known_at`: those whose external id starts with `prefix`, or exactly `external_ids`."""
+        if not 1 <= limit <= MAX_DOCUMENTS_PAGE:
+            raise InvalidInput(f"limit must be between 1 and {MAX_DOCUMENTS_PAGE}", field="limit")
+        if external_ids is not None and len(external_ids) > MAX_EXTERNAL_IDS:
+            raise InvalidInput(f"at most {MAX_EXTERNAL_IDS} external ids a listing", field="external_id")
+        after = cursors.decode_document(cursor) if cursor is not None else ""
+        rows = self.graph.read_list(
+            "documents_list",
+            workspace=workspace,
+            prefix=prefix,
+            external_ids=external_ids,
+            after=after,
+            limit=limit,
+            known_at=known_at,
+        )
+        documents = [
+            ListedDocument(
+                id=r["id"],
+                external_id=r["externalId"],
+                revision=r["revision"],
+                title=r["title"],
+                source=r["source"],
+                sha256=r["sha256"],
+                length=r["length"],
+                metadata=document_metadata.read(r["metadata"]),
+                occurred_at=to_native(r["occurredAt"]),
+                recorded_at=to_native(r["recordedAt"]),
+                first_recorded_at=to_native(r["firstRecordedAt"]),
+                passages=r["passages"],
+            )
+            for r in rows
+        ]
+        more = len(documents) == limit
+        return DocumentPage(documents, cursors.encode_document(documents[-1].external_id) if more else None)
 
     def text(self, workspace: str, document_id: str) -> str:
         """A revision's text, as registered: passages' and evidence spans' offsets index it."""

@@ -16,17 +16,19 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult
 from pydantic import Field
 
 from donto import errors
-from donto.api.schemas.claims import ClaimOut
-from donto.api.schemas.common import Id
-from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
+from donto.api.schemas.claims import ClaimOut, RetractIn, RetractOut
+from donto.api.schemas.common import Id, Instant
+from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut, DocumentPageOut
 from donto.api.schemas.explore import EntityProfileOut
 from donto.api.schemas.jobs import JobCancelOut, JobOut, JobPageOut
 from donto.api.schemas.memorize import MemorizeIn, MemorizeOut
+from donto.documents.service import MAX_DOCUMENTS_PAGE, MAX_EXTERNAL_IDS
 from donto.errors import error_body
 from donto.jobs.store import MAX_PAGE
 from donto.mcp.common import READS, WRITES, Describe, as_rest
 from donto.mcp.common import result as _result
 from donto.memory import Memory
+from donto.temporal.instants import iso, utc_now
 from donto.temporal.scope import TimeScope
 
 OCCURRED_AT = (
@@ -50,6 +52,8 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
                 source="where it came from, e.g. a URL",
                 external_id="your own id for it: the same id with new text is a new revision",
                 occurred_at=OCCURRED_AT,
+                metadata="a JSON object kept with it and handed back on reads and listings (never searched); "
+                "with metadata the text may be empty",
             ),
         ],
         ctx: Context,
@@ -60,9 +64,52 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         same text again changes nothing; new text under the same external_id is a new revision, and
         reads from then on see only the new one. To also extract facts from it, use memorize."""
         doc = memory.documents.register(
-            workspace_of(ctx), body.text, body.title, body.source, body.external_id, body.occurred_at
+            workspace_of(ctx), body.text, body.title, body.source, body.external_id, body.occurred_at, body.metadata
         )
         return _result(DocumentOut.of(doc))
+
+    @server.tool(annotations=READS)
+    def list_documents(
+        ctx: Context,
+        prefix: Annotated[
+            str | None, Field(max_length=512, description="only documents whose external id starts with this")
+        ] = None,
+        external_id: Annotated[
+            list[str] | None,
+            Field(max_length=MAX_EXTERNAL_IDS, description="only the documents of exactly these external ids"),
+        ] = None,
+        known_at: Annotated[
+            Instant | None, Field(description="as memory knew it at this instant, to see what it held; default now")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=MAX_DOCUMENTS_PAGE, description="documents per page")] = 100,
+        cursor: Annotated[str | None, Field(max_length=1024, description="next_cursor of the previous page")] = None,
+    ) -> Annotated[CallToolResult, DocumentPageOut]:
+        """The documents kept under an external id, each by its current revision, with its metadata.
+
+        In external id order, as known at known_at (default now); retracted ones are left out."""
+        if prefix is not None and external_id is not None:
+            raise errors.InvalidInput("give prefix or external_id, not both", field="external_id")
+        page = memory.documents.listing(
+            workspace_of(ctx),
+            known_at=known_at or utc_now(),
+            prefix=prefix or "",
+            external_ids=external_id,
+            limit=limit,
+            cursor=cursor,
+        )
+        return _result(DocumentPageOut.of(page))
+
+    @server.tool(annotations=WRITES)
+    def retract_document(
+        document_id: DocumentId,
+        body: Annotated[RetractIn, Describe(reason="why it was wrong")],
+        ctx: Context,
+    ) -> Annotated[CallToolResult, RetractOut]:
+        """Withdraw a document's current revision: recall and reads from now on no longer find it.
+
+        Nothing is deleted: reads as known before now still see it. Retracting twice is a conflict."""
+        retracted_at = memory.documents.retract(workspace_of(ctx), document_id, body.reason)
+        return _result(RetractOut(id=document_id, retracted_at=iso(retracted_at) or ""))
 
     @server.tool(annotations=READS)
     def get_document(document_id: DocumentId, ctx: Context) -> Annotated[CallToolResult, DocumentDetailOut]:

@@ -27,6 +27,7 @@ class Provenance:
     start: int | None = None
     end: int | None = None
     title: str | None = None
+    external_id: str | None = None  # the document's
 
 
 @dataclass
@@ -44,6 +45,7 @@ class RecallItem:
     standing: str | None = None  # a claim's: asserted | corroborated | hypothetical
     replaced_by: str | None = None  # a later statement on the same matter (present.py): its turn's external id
     relevance: float | None = None  # how well it answers the question, in [0, 1] (relevance.py)
+    metadata: dict[str, Any] | None = None  # a turn's, as posted with it (never searched)
 
 
 def date_label(moment: datetime) -> str:
@@ -62,6 +64,7 @@ def turn_item(c: Candidate, turn: Mapping[str, Any], with_provenance: bool) -> R
         text=prefix + turn["text"],
         source=c.source,
         provenance=provenance if with_provenance else None,
+        metadata=json.loads(turn["metadata"]) if turn.get("metadata") else None,
     )
 
 
@@ -75,8 +78,9 @@ def passage_item(c: Candidate, run: Sequence[Mapping[str, Any]], with_provenance
     tags += list(dict.fromkeys(date_tag_text(p["datePhrase"], p["dateTag"]) for p in run if p["datePhrase"]))
     prefix = f"[{'; '.join(dict.fromkeys(tags))}] " if tags else ""
     provenance = Provenance(
-        [], None, [], None, first["documentId"], first["revision"], first["start"], run[-1]["end"], first["title"]
-    )
+        [], None, [], None, first["documentId"], first["revision"], first["start"], run[-1]["end"], first["title"],
+        first["externalId"],
+    )  # fmt: skip
     return RecallItem(
         subject=first["speaker"] or first["title"] or first["externalId"] or "document",
         predicate="said" if first["speaker"] else "says",
@@ -124,6 +128,7 @@ OPTIONAL = (
     "standing",
     "replaced_by",
     "relevance",
+    "metadata",
 )  # left out of the answer when None
 
 

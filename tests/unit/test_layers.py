@@ -116,6 +116,13 @@ def test_graph_access_and_the_foundations_import_no_service():
     assert offending(lower, (*SERVICES, *SHELLS, "donto.memory")) == {}
 
 
+def test_the_framework_adapters_reach_donto_only_through_its_client():
+    adapters = {m: t for m, t in modules("app").items() if reaches(m, ("donto.integrations",))}
+    assert adapters
+    server = ("donto.api.routers", "donto.memory", "donto.graph", *SHELLS[1:], *SERVICES)
+    assert offending(adapters, server) == {}
+
+
 def test_only_the_composition_root_assembles_services():
     builders: dict[str, list[str]] = {}
     for name, tree in modules("app", "bench").items():

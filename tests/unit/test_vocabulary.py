@@ -26,6 +26,9 @@ REST_ONLY = {
     "list_predicates",
     "reject_proposed_alias",
     "get_document_text",
+    "iter_documents",
+    "iter_sessions",
+    "iter_session_turns",
     "memorize_batch",
     "iter_jobs",
     "wait_for_job",
@@ -56,7 +59,7 @@ def methods(client: type) -> set[str]:
 
 def test_every_mcp_tool_is_a_client_method_of_the_same_name():
     tools = mcp_tools()
-    assert len(tools) == 44
+    assert len(tools) == 51
     for client in (donto.Client, donto.AsyncClient):
         assert sorted(tools - methods(client)) == [], f"MCP tools {client.__name__} lacks"
 

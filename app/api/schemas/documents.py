@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints, ValidationInfo, field_validator
 
 from donto.api.schemas.common import Instant, Key, Strict
+from donto.episodes import metadata as document_metadata
 from donto.temporal.instants import iso
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
-    from donto.documents.service import DocumentRevision, DocumentView
+    from donto.documents.service import DocumentPage, DocumentRevision, DocumentView, ListedDocument
+
+METADATA_HELP = (
+    f"a JSON object kept with the revision and handed back on every read and listing of it; at most "
+    f"{document_metadata.MAX_METADATA_BYTES:,} bytes as JSON and {document_metadata.MAX_METADATA_DEPTH} levels deep; "
+    "never searched"
+)
 
 
 class DocumentIn(Strict):
-    text: Annotated[str, StringConstraints(min_length=1)]
+    # Before text, so that text's check sees it: an empty text is one kept for its metadata.
+    metadata: dict[str, Any] | None = Field(default=None, description=METADATA_HELP)
+    text: str = Field(
+        description="the text, cut into passages that recall searches; may be empty only with `metadata` "
+        "(a document kept for its metadata: no passages, never recalled)"
+    )
     title: Annotated[str, StringConstraints(max_length=1000)] | None = None
     source: Annotated[str, StringConstraints(max_length=2000)] | None = None
     external_id: Key | None = None
@@ -23,6 +35,18 @@ class DocumentIn(Strict):
         description="when the text was written or said: dates its passages, and relative dates in it "
         "('last month') resolve against it; default: when it is registered",
     )
+
+    @field_validator("metadata")
+    @classmethod
+    def _bounded(cls, metadata: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if metadata is None else document_metadata.check(metadata)
+
+    @field_validator("text")
+    @classmethod
+    def _text_or_metadata(cls, text: str, info: ValidationInfo) -> str:
+        if not text and info.data.get("metadata") is None:
+            raise ValueError("text is empty: give the text, or metadata to keep with an empty text")
+        return text
 
 
 class DocumentOut(BaseModel):
@@ -58,7 +82,11 @@ class DocumentDetailOut(BaseModel):
     length: int = Field(description="characters of text: passages' and evidence spans' offsets index it")
     occurred_at: str | None
     recorded_at: str
-    replaced_at: str | None = Field(description="when a later revision replaced this one; null while current")
+    replaced_at: str | None = Field(
+        description="when a later revision replaced this one, or it was retracted; null while current"
+    )
+    retracted_at: str | None = Field(default=None, description="when this revision was retracted; null if never")
+    metadata: dict[str, Any] | None = Field(default=None, description="the JSON object registered with it, if any")
     passages: int
     revisions: list[RevisionOut] = Field(description="every revision of the document, oldest first")
 
@@ -75,6 +103,8 @@ class DocumentDetailOut(BaseModel):
             occurred_at=iso(doc.occurred_at),
             recorded_at=iso(doc.recorded_at),
             replaced_at=iso(doc.replaced_at),
+            retracted_at=iso(doc.retracted_at),
+            metadata=doc.metadata,
             passages=doc.passages,
             revisions=[
                 RevisionOut(
@@ -88,3 +118,46 @@ class DocumentDetailOut(BaseModel):
                 for r in doc.revisions
             ],
         )
+
+
+class ListedDocumentOut(BaseModel):
+    id: str = Field(description="the live revision's id")
+    external_id: str
+    revision: int
+    title: str | None
+    source: str | None
+    sha256: str
+    length: int = Field(description="characters of text")
+    metadata: dict[str, Any] | None = Field(description="the JSON object registered with the revision, if any")
+    occurred_at: str | None
+    recorded_at: str = Field(description="when this revision was registered")
+    first_recorded_at: str = Field(
+        description="when the document's run of revisions began: its first revision, or the first after a retraction"
+    )
+    passages: int
+
+    @classmethod
+    def of(cls, doc: ListedDocument) -> ListedDocumentOut:
+        return cls(
+            id=doc.id,
+            external_id=doc.external_id,
+            revision=doc.revision,
+            title=doc.title,
+            source=doc.source,
+            sha256=doc.sha256,
+            length=doc.length,
+            metadata=doc.metadata,
+            occurred_at=iso(doc.occurred_at),
+            recorded_at=iso(doc.recorded_at) or "",
+            first_recorded_at=iso(doc.first_recorded_at) or "",
+            passages=doc.passages,
+        )
+
+
+class DocumentPageOut(BaseModel):
+    documents: list[ListedDocumentOut] = Field(description="in external id order")
+    next_cursor: str | None = Field(description="pass back as `cursor` for the next page; null on the last")
+
+    @classmethod
+    def of(cls, page: DocumentPage) -> DocumentPageOut:
+        return cls(documents=[ListedDocumentOut.of(d) for d in page.documents], next_cursor=page.next_cursor)

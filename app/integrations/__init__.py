@@ -1,0 +1,6 @@
+"""Agent frameworks' memory interfaces over donto: each adapter is a shell over donto's client
+(donto.Client, donto.AsyncClient) alone, so it works against any donto server, local or remote.
+
+- donto.integrations.langgraph: DontoStore, LangGraph's long-term memory `BaseStore` (the
+  `langgraph` extra: `pip install "donto-memory[langgraph]"`); store_mapping.py holds its pure mapping.
+"""
