@@ -85,7 +85,7 @@ def text_of(item: dict[str, Any]) -> str:
     kind = item.get("type")
     if kind == "reasoning":
         return "\n".join(t for t in (content_text(item.get("summary")), content_text(item.get("content"))) if t)
-    action = item.get("action") if isinstance(item.get("action"), dict) else {}
+    action: dict[str, Any] = item["action"] if isinstance(item.get("action"), dict) else {}
     if kind == "web_search_call" and isinstance(action.get("query"), str):
         return action["query"]
     if kind == "file_search_call":
@@ -201,13 +201,15 @@ def items_of(turns: Iterable[StoredTurn]) -> list[ReadItem]:
         metadata = turn.metadata or {}
         if isinstance(whole := metadata.get(ITEM_KEY), dict):
             slots.append(ReadItem(whole, (turn.id,)))
-        elif isinstance(part := metadata.get(PART_KEY), dict):
-            group = parts.get(part["item"])
+        elif PART_KEY in metadata:
+            if (part := _part(metadata[PART_KEY])) is None:
+                continue  # not a part this mapping wrote: nothing to join
+            item_id, index, of, piece = part
+            group = parts.get(item_id)
             if group is None:
-                group = parts[part["item"]] = _Parts(part["of"])
-                slots.append(part["item"])
-            group.pieces[part["index"]] = part["json"]
-            group.turn_ids[part["index"]] = turn.id
+                group = parts[item_id] = _Parts(of)
+                slots.append(item_id)
+            group.pieces[index], group.turn_ids[index] = piece, turn.id
         elif turn.text.strip():
             slots.append(ReadItem(message_of(turn.speaker, turn.text), (turn.id,)))
     items = []
@@ -215,9 +217,22 @@ def items_of(turns: Iterable[StoredTurn]) -> list[ReadItem]:
         if isinstance(slot, ReadItem):
             items.append(slot)
         elif sorted((group := parts[slot]).pieces) == list(range(group.of)):
-            joined = "".join(group.pieces[i] for i in range(group.of))
-            items.append(ReadItem(json.loads(joined), tuple(group.turn_ids[i] for i in range(group.of))))
+            try:
+                item = json.loads("".join(group.pieces[i] for i in range(group.of)))
+            except ValueError:
+                continue
+            items.append(ReadItem(item, tuple(group.turn_ids[i] for i in range(group.of))))
     return items
+
+
+def _part(part: Any) -> tuple[str, int, int, str] | None:
+    """A part's (item id, index, count, piece of JSON), or None for metadata of another shape."""
+    if not isinstance(part, dict):
+        return None
+    item_id, index, of, piece = (part.get(k) for k in ("item", "index", "of", "json"))
+    if isinstance(item_id, str) and isinstance(index, int) and isinstance(of, int) and isinstance(piece, str):
+        return item_id, index, of, piece
+    return None
 
 
 def message_of(speaker: str, text: str) -> dict[str, Any]:
