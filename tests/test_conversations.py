@@ -78,6 +78,12 @@ def test_a_sessions_turns_come_back_in_order_with_their_metadata_exactly(api: Ap
     assert one.status_code == 200 and one.json() == page["turns"][1]
 
 
+def test_a_session_named_with_slashes_and_spaces_reads_back(api: Api):
+    post(api, "team/chat 1", said(2))
+    assert texts(turns(api, "team%2Fchat%201")) == ["line 0", "line 1"]
+    assert api.request("DELETE", "/v1/sessions/team/chat 1/turns").json()["retracted"] == 2
+
+
 def test_metadata_is_never_searched(api: Api):
     post(api, "s", [{"external_id": "t", "speaker": "bot", "text": "Hello there.", "metadata": {"x": "zanzibarquux"}}])
     assert recall(api, "zanzibarquux", arms=["fulltext"])["items"] == []
