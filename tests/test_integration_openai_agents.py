@@ -34,7 +34,9 @@ ITEMS: list[Any] = [
         "type": "message",
         "role": "assistant",
         "status": "completed",
-        "content": [{"type": "output_text", "text": "Booked; the door code is 4417.", "annotations": [], "logprobs": []}],
+        "content": [
+            {"type": "output_text", "text": "Booked; the door code is 4417.", "annotations": [], "logprobs": []}
+        ],
     },
     {"role": "user", "content": [{"type": "input_text", "text": "Thanks — ação ✓"}]},
     {"type": "item_reference", "id": "msg_0"},
@@ -157,6 +159,21 @@ def test_two_sessions_keep_their_own_items(within):
     ada, bob = within(work)
     assert ada == []
     assert bob == ITEMS[2:4]
+
+
+def test_concurrent_writers_to_one_session_keep_every_item_and_each_call_s_order(within):
+    calls = [[{"role": "user", "content": f"writer {w} line {i}"} for i in range(5)] for w in range(4)]
+
+    async def work(client):
+        writers = [DontoSession("chat-shared", client=client) for _ in calls]
+        await asyncio.gather(*(s.add_items(items) for s, items in zip(writers, calls)))
+        return await writers[0].get_items()
+
+    items = within(work)
+    assert sorted(i["content"] for i in items) == sorted(i["content"] for c in calls for i in c)
+    for call in calls:  # each call's items side by side, in its order
+        start = items.index(call[0])
+        assert items[start : start + len(call)] == call
 
 
 def test_what_was_said_is_recalled_like_any_conversation(within):

@@ -18,6 +18,7 @@ Needs the `openai-agents` extra: `pip install "donto-memory[openai-agents]"`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -31,6 +32,7 @@ except ImportError as exc:  # the SDK is an extra: say which, not just "no modul
         'donto.integrations.openai_agents needs the OpenAI Agents SDK: pip install "donto-memory[openai-agents]"'
     ) from exc
 
+from donto.api.schemas.conversations import TurnOut, TurnPageOut
 from donto.api.schemas.episodes import MAX_EPISODE_CHARS
 from donto.client import AsyncClient, NotFoundError
 from donto.integrations.response_items import ItemTooLarge, ReadItem, batches, items_of, turns_of
@@ -108,9 +110,7 @@ class DontoSession(SessionABC):
         # A fresh id per item: unique among concurrent writers, and the same on the client's own
         # re-sends (donto writes a turn external id once), so a retried request never doubles a turn.
         turns = [t for item in items for t in turns_of(cast(dict[str, Any], item), f"oai-{uuid.uuid4().hex}", now)]
-        requests = batches(
-            turns, max_turns=MAX_TURNS_PER_WRITE, max_chars=MAX_EPISODE_CHARS, max_bytes=MAX_BODY_BYTES
-        )
+        requests = batches(turns, max_turns=MAX_TURNS_PER_WRITE, max_chars=MAX_EPISODE_CHARS, max_bytes=MAX_BODY_BYTES)
         async with self._lock:
             for batch in requests:
                 await self.client.add_turns(session={"external_id": self.session_id}, turns=batch)
@@ -134,15 +134,13 @@ class DontoSession(SessionABC):
     async def clear_session(self) -> None:
         """Retract every item of the session, in one transaction (the session stays: items may follow)."""
         async with self._lock:
-            try:
+            with contextlib.suppress(NotFoundError):  # a session donto never held has nothing to clear
                 await self.client.clear_session(self.session_id)
-            except NotFoundError:
-                pass  # a session donto never held has nothing to clear
 
     # -- reads -------------------------------------------------------------------------------------
 
     async def _all(self) -> list[ReadItem]:
-        turns: list[Any] = []
+        turns: list[TurnOut] = []
         after: str | None = None
         while True:
             page = await self._page(limit=PAGE, after=after)
@@ -156,7 +154,7 @@ class DontoSession(SessionABC):
     async def _latest(self, wanted: int) -> list[ReadItem]:
         """The latest `wanted` items: the session's last turns, read backwards page by page until they
         hold that many whole items (a split item's parts may reach back past the first page)."""
-        turns: list[Any] = []
+        turns: list[TurnOut] = []
         page = await self._page(limit=min(wanted, PAGE), latest=True)
         while page is not None:
             turns = [*page.turns, *turns]
@@ -166,7 +164,7 @@ class DontoSession(SessionABC):
             page = await self._page(limit=PAGE, before=page.next_before)
         return []
 
-    async def _page(self, **params: Any) -> Any:
+    async def _page(self, **params: Any) -> TurnPageOut | None:
         try:
             return await self.client.session_turns(self.session_id, **params)
         except NotFoundError:
