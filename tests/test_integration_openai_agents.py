@@ -203,6 +203,20 @@ def test_a_session_made_from_the_environment_reaches_the_same_donto(url, workspa
     assert asyncio.run(work()) == ITEMS[:1]
 
 
+def test_a_session_refuses_a_blank_id_a_sync_client_and_a_client_with_an_address(url):
+    with pytest.raises(ValueError, match="external id"):
+        DontoSession("  ", base_url=url)
+    with donto.Client(url, api_key=ADMIN_KEY) as sync, pytest.raises(TypeError, match="donto.AsyncClient"):
+        DontoSession("chat", client=sync)  # type: ignore[arg-type]
+
+    async def both():
+        async with donto.AsyncClient(url, api_key=ADMIN_KEY) as client:
+            DontoSession("chat", client=client, workspace="elsewhere")
+
+    with pytest.raises(TypeError, match="not both"):
+        asyncio.run(both())
+
+
 @function_tool
 def book_room(city: str, day: str) -> str:
     """Book the city's office for the day."""

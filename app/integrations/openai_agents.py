@@ -68,12 +68,20 @@ class DontoSession(SessionABC):
             raise ValueError("session_id is a donto session's external id: 1 to 512 characters, not blank")
         if client is not None and (base_url, api_key, workspace) != (None, None, None):
             raise TypeError("pass a client, or base_url / api_key / workspace to make one, not both")
+        if client is not None and not isinstance(client, AsyncClient):
+            raise TypeError(
+                f"client is a donto.AsyncClient (the SDK's sessions are async), not a {type(client).__name__}"
+            )
         self.session_id = session_id
         self.session_settings = (
             coerce_session_settings(session_settings) if session_settings is not None else SessionSettings()
         )
         self._owns_client = client is None
-        self.client = client or AsyncClient(base_url, api_key=api_key, workspace=workspace, timeout=timeout)
+        self.client = (
+            client
+            if client is not None
+            else AsyncClient(base_url, api_key=api_key, workspace=workspace, timeout=timeout)
+        )
         # One instance's writes, pops and clears in the order they were asked for: a pop after an
         # add in the same task sees that add.
         self._lock = asyncio.Lock()
