@@ -3,4 +3,6 @@
 
 - donto.integrations.langgraph: DontoStore, LangGraph's long-term memory `BaseStore` (the
   `langgraph` extra: `pip install "donto-memory[langgraph]"`); store_mapping.py holds its pure mapping.
+- donto.integrations.openai_agents: DontoSession, the OpenAI Agents SDK's `Session` (the
+  `openai-agents` extra: `pip install "donto-memory[openai-agents]"`); response_items.py holds its pure mapping.
 """
