@@ -1,7 +1,7 @@
-"""Keyset cursors of the listings that page (claims, subjects, memory events): opaque to clients,
-checked when they come back. A cursor is base64url JSON naming its listing and the sort key of the
-last row handed out, so a value this API never handed out (or one of another listing) is a 422
-naming the query parameter, never a silent first page."""
+"""Keyset cursors of the listings that page (claims, subjects, memory events, sessions, a session's
+turns): opaque to clients, checked when they come back. A cursor is base64url JSON naming its
+listing and the sort key of the last row handed out, so a value this API never handed out (or one of
+another listing) is a 422 naming the query parameter, never a silent first page."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from donto.errors import InvalidInput
 CLAIMS = "claims"
 SUBJECTS = "subjects"
 EVENTS = "events"
+SESSIONS = "sessions"
+TURNS = "turns"
 LEGACY_CLAIM_PREFIX = "after:"  # the claim listing's cursors before they named their listing
 
 
@@ -82,6 +84,32 @@ def decode_event(cursor: str, field: str = "before") -> tuple[datetime, str]:
     if instant is None or instant.tzinfo is None:
         raise InvalidInput(f"{field} is not one this API handed out", field=field)
     return instant, event_id
+
+
+def encode_session(session_id: str) -> str:
+    """After (or before) the session of this id (the listing is in id order: the order they began in)."""
+    return encode(SESSIONS, session_id)
+
+
+def decode_session(cursor: str, field: str = "cursor") -> str:
+    [session_id] = decode(SESSIONS, cursor, 1, field)
+    return session_id
+
+
+def encode_turn(session_external_id: str, seq: int) -> str:
+    """Past this turn of this session, either way (a session's turns are in `seq` order)."""
+    return encode(TURNS, session_external_id, str(seq))
+
+
+def decode_turn(cursor: str, session_external_id: str, field: str) -> int:
+    """The seq a turn cursor stands for. A bare number is a turn's `seq` as a read gave it (what an agent
+    keeps to ask for what came after); a cursor of another session's turns is refused like any other."""
+    if cursor.isascii() and cursor.isdigit() and len(cursor) <= 18:
+        return int(cursor)
+    session, seq = decode(TURNS, cursor, 2, field)
+    if session != session_external_id or not seq.isdigit():
+        raise InvalidInput(f"{field} is not one this API handed out for session {session_external_id!r}", field=field)
+    return int(seq)
 
 
 def _base64_text(cursor: str) -> str | None:

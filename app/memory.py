@@ -32,6 +32,7 @@ from donto.claims.service import ClaimService
 from donto.documents.service import DocumentService
 from donto.embedding.encoder import Encoder
 from donto.embedding.reembed import reembed
+from donto.episodes.conversations import ConversationService
 from donto.episodes.service import EpisodeService
 from donto.errors import BackendUnavailable, SchemaMismatch
 from donto.explore.service import ExploreService
@@ -108,6 +109,7 @@ class Memory:
         self.explore = ExploreService(self.graph)
         self.analyst = AnalystService(self.graph)  # the Browser guide, graph exports
         self.episodes = EpisodeService(self.graph, self.encoder)
+        self.conversations = ConversationService(self.graph)  # sessions and turns read back, retracted
         # The agent's curated memory (seed 002): subjects, observations, understandings; orient,
         # bring_to_mind, recall and consolidation over them.
         perspectives = Perspectives(self.graph, self.encoder)

@@ -1,11 +1,13 @@
 // Writes a session and its new turns, each turn with its sentence passages (offsets into the
 // turn text, resolved dates, embeddings), then links the session's turns in order with NEXT.
 // (session_text_write then derives the session's text, in the same transaction.)
-// A turn already held (same session and turn external id) is left as it was.
+// A turn already held (same session and turn external id) is left as it was, a retracted one too.
+// An empty turn has no passages and no embeddings (null): recall never finds it.
 // Parameters: $workspace, $recorded_at (datetime),
 //   $session: {id, externalId, startedAt},
 //   $turns: list of {id, externalId, speaker, text, occurredAt, seq, sha256, embedding,
 //                    contextEmbedding (the turn embedded with the one before it),
+//                    metadata (the caller's JSON object as a string, or null),
 //                    passages: [{id, text, start, end, dateFrom, dateTo, dateGranularity,
 //                                dateTag, dateResolved, datePhrase, dateRecurring, embedding}]}
 //   (dateRecurring: a recurring time the passage names, "every second Thursday", else null; no date)
@@ -19,7 +21,7 @@ CALL (s) {
     ON CREATE SET t.id = row.id, t.sessionId = s.id, t.speaker = row.speaker, t.text = row.text,
                   t.occurredAt = row.occurredAt, t.seq = row.seq, t.sha256 = row.sha256,
                   t.embedding = row.embedding, t.contextEmbedding = row.contextEmbedding,
-                  t.txFrom = $recorded_at
+                  t.metadata = row.metadata, t.txFrom = $recorded_at
   WITH s, t, row, t.id = row.id AS created
   CALL (s, t, row, created) {
     WITH s, t, row WHERE created

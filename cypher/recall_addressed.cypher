@@ -19,7 +19,8 @@ CALL (name) {
   MATCH (session:Session)-[:HAS_TURN]->(node)
   WITH session, collect(node) AS hits
   WITH hits, COLLECT {
-    MATCH (session)-[:HAS_TURN]->(other:Turn) WHERE other.txFrom <= $known_at RETURN DISTINCT other.speaker
+    MATCH (session)-[:HAS_TURN]->(other:Turn)
+    WHERE other.txFrom <= $known_at AND (other.txTo IS NULL OR other.txTo > $known_at) RETURN DISTINCT other.speaker
   } AS speakers
   WHERE size(speakers) = 2
   UNWIND hits AS node

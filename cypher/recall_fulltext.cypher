@@ -1,7 +1,9 @@
 // Recall arm: full-text (Lucene BM25) over turn, passage and claim texts; a turn's passages map to
 // their turn, a document's passages stand for themselves, claims map to the turns their evidence
 // cites. Same workspace and time filters as the others (a document revision a later one replaced
-// is not known after it was).
+// is not known after it was, a retracted turn or passage after its retraction); an empty turn, found
+// by its speaker alone, is none. With $sessions: only those sessions' turns and passages, and the
+// claims whose evidence cites a turn of them (no document's passages).
 // Lucene itself keeps to the workspace (+workspace:"…"^0, so BM25 is the text's alone): ranking every
 // workspace's documents and filtering after would let another tenant's many matches crowd this one's
 // out of $fulltext_candidates. The clause is a phrase of the name's words, so a workspace whose name holds this
@@ -9,7 +11,7 @@
 // ("the") narrows nothing: the filter after keeps to the workspace exactly. $workspace never holds a
 // quote (donto's names are [A-Za-z0-9][A-Za-z0-9_.-]*).
 // Parameters: $workspace, $lucene (a Lucene query over the text: 'melanie OR paint'), $fulltext_candidates, $limit (integers),
-//             $valid_at, $known_at (datetimes)
+//             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session)
 // Returns: one row, rows: a list of {turnId (a turn's, or the turn of a turn's passage), passageId (a
 //          document's passage), place (the turn's {sessionExternalId, speaker}, or the document
 //          passage's {documentId, speaker}; null for a claim), claimId (a claim's), turnIds, score}, best first
@@ -22,6 +24,12 @@ WHERE node.workspace = $workspace AND node.txFrom <= $known_at
   AND (NOT node:Claim OR ((node.validFrom IS NULL OR node.validFrom <= $valid_at)
                           AND (node.validTo IS NULL OR node.validTo > $valid_at)))
   AND (node:Claim OR node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND (NOT node:Turn OR trim(node.text) <> '')
+  AND ($sessions IS NULL
+       OR (node:Turn AND node.sessionExternalId IN $sessions)
+       OR (node:Passage AND EXISTS { MATCH (t:Turn)-[:HAS_PASSAGE]->(node) WHERE t.sessionExternalId IN $sessions })
+       OR (node:Claim AND EXISTS { MATCH (node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn)
+                                   WHERE t.sessionExternalId IN $sessions }))
 WITH node, score
 ORDER BY score DESC
 LIMIT $limit
@@ -31,5 +39,8 @@ RETURN collect({turnId: CASE WHEN node:Turn THEN node.id WHEN node:Passage THEN 
                             WHEN node:Passage AND node.documentId IS NOT NULL THEN {documentId: node.documentId}
                             WHEN node:Passage THEN head([(turn:Turn)-[:HAS_PASSAGE]->(node) | turn {.sessionExternalId, .speaker}]) END,
                 claimId: CASE WHEN node:Claim THEN node.id END,
-                turnIds: CASE WHEN node:Claim THEN [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn) | t.id] ELSE [] END,
+                turnIds: CASE WHEN node:Claim THEN [(node)-[:EVIDENCED_BY]->(:Span)-[:IN]->(t:Turn)
+                                                    WHERE t.txFrom <= $known_at AND (t.txTo IS NULL OR t.txTo > $known_at)
+                                                      AND ($sessions IS NULL OR t.sessionExternalId IN $sessions) | t.id]
+                              ELSE [] END,
                 score: score}) AS rows

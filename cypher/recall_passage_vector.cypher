@@ -2,9 +2,10 @@
 // turn, a registered document's stand for themselves; in the workspace, said or written by
 // $valid_at and known at $known_at (a document revision a later one replaced is not). The
 // workspace is filtered inside the vector index (SEARCH, Cypher 25); of its $candidates nearest,
-// the time scope keeps at most $limit.
+// the time scope (a retracted turn's passages are not known after its retraction) and $sessions (only
+// those sessions' turns' passages, no document's) keep at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
-//             $valid_at, $known_at (datetimes)
+//             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session)
 // Returns: one row, rows: a list, best first, of {turnId, place, passageId, dated, score, searched}
 //          for a turn's passage and {passageId, place, dated, score, searched} for a document's
 //          place: where fusion weighs the hit: its turn's {sessionExternalId, speaker}, or the
@@ -24,6 +25,7 @@ UNWIND hits AS hit
 WITH hit.node AS node, hit.score AS score, size(hits) AS searched
 WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND ($sessions IS NULL OR EXISTS { MATCH (t:Turn)-[:HAS_PASSAGE]->(node) WHERE t.sessionExternalId IN $sessions })
 WITH node, score, searched
 ORDER BY score DESC
 LIMIT $limit

@@ -3,11 +3,12 @@
 // speaks in it, the turns of theirs nearest the query vector (cosine), so that each person's word in
 // each session is nominated. A speaker is named when a word of the speaker's name (longer than two
 // letters, lower case) is one of $cover_names. The $cover_candidates nearest of the workspace's turns
-// (filtered inside the vector index, as recall_turn_vector), then the time scope, then at most
+// (filtered inside the vector index, as recall_turn_vector), then the time scope and $sessions, then at most
 // $cover_per_session of each session and speaker, ordered by score. No rows when the question names
 // no one who speaks.
 // Parameters: $workspace, $vector (list of floats), $cover_names (list of lower-case words),
-//             $cover_candidates, $cover_per_session, $limit (integers), $valid_at, $known_at (datetimes)
+//             $cover_candidates, $cover_per_session, $limit (integers), $valid_at, $known_at (datetimes),
+//             $sessions (list of session external ids, or null: every session)
 // Returns: one row, rows: a list of {turnId, place, score}, best first
 //          place: the found turn's {sessionExternalId, speaker}, by which fusion weighs it
 // A turn with no letter or digit ("?", "😂") is not found by itself: its vector is near any short
@@ -20,7 +21,9 @@ MATCH (node:Turn)
   SEARCH node IN (VECTOR INDEX turn_embedding FOR $vector WHERE node.workspace = $workspace LIMIT $cover_candidates)
   SCORE AS score
 WITH node, score
-WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
+  AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND ($sessions IS NULL OR node.sessionExternalId IN $sessions)
   AND node.text =~ '(?s).*[\\p{L}\\p{N}].*'  // says something: a letter or a digit
   AND node.sessionExternalId IS NOT NULL
   AND any(word IN split(toLower(coalesce(node.speaker, '')), ' ') WHERE size(word) > 2 AND word IN $cover_names)

@@ -1,9 +1,10 @@
 // Recall arm for questions that name a time ("in May 2023", "on 8 May"): turns said within the
 // window, or holding a passage whose resolved date overlaps it, and passages of registered documents
-// written within the window or whose resolved date overlaps it; ranked by cosine to the query.
+// written within the window or whose resolved date overlaps it; ranked by cosine to the query. With
+// $sessions, only those sessions' turns (no document's passages).
 // Parameters: $workspace, $vector (list of floats), $window_from, $window_to (datetimes, end
 //             exclusive), $date_from, $date_to (dates, inclusive), $limit (integer),
-//             $valid_at, $known_at (datetimes)
+//             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session)
 // Returns: one row, rows: a list of {turnId, place, score} (a turn) or {passageId, place, score} (a
 //          document's passage), best first
 //          place: where fusion weighs the hit: the turn's {sessionExternalId, speaker}, or {documentId, speaker}
@@ -25,6 +26,7 @@ CALL () {
 WITH node
 WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at) AND node.embedding IS NOT NULL
+  AND ($sessions IS NULL OR (node:Turn AND node.sessionExternalId IN $sessions))
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC
 LIMIT $limit

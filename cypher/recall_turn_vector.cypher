@@ -1,9 +1,9 @@
 // Recall arm: turns nearest the query vector (cosine), in the workspace, said by $valid_at and
-// known at $known_at. The workspace is filtered inside the vector index (SEARCH, Cypher 25): the
+// known at $known_at (recorded by then, not retracted by then), of $sessions where given. The workspace is filtered inside the vector index (SEARCH, Cypher 25): the
 // $candidates nearest of the workspace's turns, then the time scope, which SEARCH's WHERE cannot
 // express (it takes no OR), keeps at most $limit.
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
-//             $valid_at, $known_at (datetimes)
+//             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session)
 // Returns: one row, rows: a list of {turnId, place, score, searched}, best first
 //          place: the found turn's {sessionExternalId, speaker}, by which fusion weighs it
 //          searched: how many nearest the index gave before the time scope (all $candidates
@@ -21,7 +21,9 @@ MATCH (node:Turn)
 WITH collect({node: node, score: score}) AS hits
 UNWIND hits AS hit
 WITH hit.node AS node, hit.score AS score, size(hits) AS searched
-WHERE node.txFrom <= $known_at AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
+  AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND ($sessions IS NULL OR node.sessionExternalId IN $sessions)
   AND node.text =~ '(?s).*[\\p{L}\\p{N}].*'  // says something: a letter or a digit
 WITH node, score, searched
 ORDER BY score DESC

@@ -4,7 +4,7 @@
 // the first items over sessions weighs).
 // Parameters: $workspace, $ids (list of turn ids)
 // Returns: one row, rows: a list of {id, externalId, sessionExternalId, seq (its place in the
-//          session), speaker, text, occurredAt (ISO-8601 text),
+//          session), speaker, text, occurredAt (ISO-8601 text), metadata (the caller's JSON text, or null),
 //          dates (list of {phrase, tag} for passages that resolved a time expression, then
 //          {phrase, tag: 'recurring'} for those that name a recurring time, which is no date)}
 UNWIND $ids AS turnId
@@ -17,6 +17,7 @@ RETURN collect({id: t.id,
                 speaker: t.speaker,
                 text: t.text,
                 occurredAt: toString(t.occurredAt),
+                metadata: t.metadata,
                 dates: [(t)-[:HAS_PASSAGE]->(p:Passage) WHERE p.dateResolved | {phrase: p.datePhrase, tag: p.dateTag}]
                        + [(t)-[:HAS_PASSAGE]->(p:Passage) WHERE p.dateRecurring IS NOT NULL
                           | {phrase: p.dateRecurring, tag: 'recurring'}]}) AS rows

@@ -295,7 +295,14 @@ def test_a_5_26_home_is_upgraded_in_place_and_its_vector_indexes_remade(tmp_path
             assert index["properties"] == ["embedding", "workspace"]
             now = datetime.now(UTC)
             found = graph.read_list(
-                "recall_turn_vector", workspace="x", vector=vector, candidates=8, limit=2, valid_at=now, known_at=now
+                "recall_turn_vector",
+                workspace="x",
+                vector=vector,
+                candidates=8,
+                limit=2,
+                valid_at=now,
+                known_at=now,
+                sessions=None,
             )
         assert [row["turnId"] for row in found] == ["x-1"]
     finally:

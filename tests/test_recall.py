@@ -301,7 +301,7 @@ def test_entity_profile_groups_by_predicate_with_contradictions(api: Api):
             "session.started_at",
         ),
         (
-            {"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": ""}]},
+            {"session": {"external_id": "s"}, "turns": [{"external_id": "t", "speaker": "a", "text": "x" * 20_001}]},
             "turns[0].text",
         ),
         (
@@ -436,7 +436,14 @@ def test_a_question_naming_someone_is_answered_while_the_full_text_index_is_miss
 
 def claim_vector_params(workspace: str, dimensions: int) -> dict[str, Any]:
     vector = [1.0] + [0.0] * (dimensions - 1)
-    return {"workspace": workspace, **TimeScope.now().params(), "claim_vector": vector, "candidates": 20, "limit": 20}
+    return {
+        "workspace": workspace,
+        **TimeScope.now().params(),
+        "claim_vector": vector,
+        "candidates": 20,
+        "limit": 20,
+        "sessions": None,
+    }
 
 
 def test_entity_profile_shows_a_later_single_value_as_superseding_the_earlier(api: Api):

@@ -17,6 +17,7 @@ from donto.api.foreground import MarkForeground
 from donto.api.routers import (
     analyst,
     claims,
+    conversations,
     documents,
     episodes,
     explore,
@@ -39,7 +40,7 @@ from donto.settings import APP_VERSION, Settings, load_settings
 
 ROUTERS = (
     *(health, walk, claims, predicates, documents, episodes, recall, explore, memorize, jobs, workspaces, subjects),
-    *(understandings, memory, identity),
+    *(understandings, memory, identity, conversations),
     analyst,
 )
 

@@ -8,11 +8,13 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from neo4j import ManagedTransaction
 
 from donto.embedding.encoder import Encoder
-from donto.embedding.turns import embed_turns, exchange_text
+from donto.embedding.turns import embed_turns, exchange_text, says_nothing
+from donto.episodes import metadata as turn_metadata
 from donto.episodes.passages import dated_passages, split_passages
 from donto.errors import InvalidInput
 from donto.graph.client import GraphClient, next_transaction_time
@@ -26,6 +28,7 @@ class NewTurn:
     speaker: str
     text: str
     occurred_at: datetime | None = None
+    metadata: dict[str, Any] | None = None  # kept as JSON beside the turn, never searched
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,7 @@ class EpisodeService:
                 base = last["seq"] + 1 if last else 0
                 for i, row in enumerate(rows):
                     row["seq"] = base + i
-                if rows:
+                if rows and not says_nothing(rows[0]):
                     rows[0]["contextEmbedding"] = self.encoder.encode_one(exchange_text(last, rows[0]))
             result = self.graph.run(
                 tx,
@@ -173,5 +176,6 @@ class EpisodeService:
             "embedding": None,
             "contextEmbedding": None,
             "sha256": hashlib.sha256(turn.text.encode("utf-8")).hexdigest(),
+            "metadata": turn_metadata.serialise(turn.metadata) if turn.metadata is not None else None,
             "passages": passages,
         }

@@ -145,10 +145,14 @@ SPEAKERS = "speakers"  # not an index: turns said by someone the query names gai
 ARM_NAMES = (*ARMS, NEIGHBOURS, SESSIONS, SPEAKERS)
 
 
-def arm_params(arm: Arm, question: Question, vectors: QueryVectors | None, limit: int) -> dict[str, Any] | None:
-    """The parameters of the arm's query beyond the workspace and time scope, or None where it
+def arm_params(
+    arm: Arm, question: Question, vectors: QueryVectors | None, limit: int, sessions: Sequence[str] | None = None
+) -> dict[str, Any] | None:
+    """The parameters of the arm's query beyond the workspace, time scope and sessions, or None where it
     cannot fire: a full-text arm when the question has no searchable word, the time-window arm
-    when it names no time."""
+    when it names no time, an arm of documents alone when the recall keeps to `sessions`."""
+    if sessions is not None and arm.holds == ("documents",):
+        return None
     if vectors is not None and arm.name == "claim_vector":
         return {"claim_vector": vectors.claims, "candidates": limit, "limit": limit}
     units = vectors.units if vectors is not None else None
@@ -192,17 +196,20 @@ def run_arms(
     limit: int,
     scope: TimeScope,
     follow_identity: bool = True,
+    sessions: Sequence[str] | None = None,
 ) -> ArmsFound:
     """Each arm's ranked rows for the question, best first (at most `limit`), all arms and what the
-    workspace holds in one statement. A vector arm the time scope left short asks again for more
+    workspace holds in one statement; with `sessions` (external ids), only those sessions' turns and
+    passages and the claims their turns are evidence of. A vector arm the time scope left short asks again for more
     (see widened). An arm whose index is not online (Neo4j still building it after a schema upgrade,
     or `donto reembed` rebuilding it) is left out, and named in `unavailable`, rather than failing
     the whole recall."""
     params: dict[str, Any] = {"workspace": workspace, **scope.params()}
     params["mentions"] = question.mentions if follow_identity else []
+    params["sessions"] = list(sessions) if sessions is not None else None
     firing = []
     for arm in arms:
-        own = arm_params(arm, question, vectors, limit)
+        own = arm_params(arm, question, vectors, limit, sessions)
         if own is None:
             continue
         firing.append(arm)

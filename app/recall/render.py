@@ -44,6 +44,7 @@ class RecallItem:
     standing: str | None = None  # a claim's: asserted | corroborated | hypothetical
     replaced_by: str | None = None  # a later statement on the same matter (present.py): its turn's external id
     relevance: float | None = None  # how well it answers the question, in [0, 1] (relevance.py)
+    metadata: dict[str, Any] | None = None  # a turn's, as posted with it (never searched)
 
 
 def date_label(moment: datetime) -> str:
@@ -62,6 +63,7 @@ def turn_item(c: Candidate, turn: Mapping[str, Any], with_provenance: bool) -> R
         text=prefix + turn["text"],
         source=c.source,
         provenance=provenance if with_provenance else None,
+        metadata=json.loads(turn["metadata"]) if turn.get("metadata") else None,
     )
 
 
@@ -124,6 +126,7 @@ OPTIONAL = (
     "standing",
     "replaced_by",
     "relevance",
+    "metadata",
 )  # left out of the answer when None
 
 

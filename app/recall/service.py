@@ -57,6 +57,7 @@ class RecallRequest:
     include_provenance: bool = False
     arm_weights: Mapping[str, float] | None = None  # None: DONTO_RECALL_ARM_WEIGHTS
     rerank: bool = True  # False skips the reranking stage where one is configured
+    sessions: tuple[str, ...] | None = None  # external ids: only these sessions' turns (None: all memory)
 
 
 @dataclass(frozen=True)
@@ -316,7 +317,14 @@ def read_addressed(r: Recall) -> None:
 
 def search(r: Recall) -> None:
     r.found = run_arms(
-        r.service.graph, [ARMS[n] for n in r.arms], r.workspace, r.question, r.vectors, per_arm(r), r.request.scope
+        r.service.graph,
+        [ARMS[n] for n in r.arms],
+        r.workspace,
+        r.question,
+        r.vectors,
+        per_arm(r),
+        r.request.scope,
+        sessions=r.request.sessions,
     )
 
 
@@ -349,7 +357,17 @@ def search_again(r: Recall, names: list[str], vectors: QueryVectors | None) -> N
     """These arms asked again, their rows replacing those they found."""
     assert r.found is not None
     arms = [ARMS[n] for n in names]
-    again = run_arms(r.service.graph, arms, r.workspace, r.question, vectors, per_arm(r), r.request.scope, False)
+    again = run_arms(
+        r.service.graph,
+        arms,
+        r.workspace,
+        r.question,
+        vectors,
+        per_arm(r),
+        r.request.scope,
+        False,
+        sessions=r.request.sessions,
+    )
     for name, rows in zip(names, again.rows):
         r.found.rows[r.arms.index(name)] = rows
 

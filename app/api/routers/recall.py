@@ -31,6 +31,7 @@ async def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> 
             arms=tuple(body.arms) if body.arms is not None else None,
             max_tokens=body.max_tokens,
             include_provenance=body.include_provenance,
+            sessions=tuple(body.sessions) if body.sessions is not None else None,
         ),
     )
     out = RecallOut.of(result, workspace)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
 from donto.api.schemas.common import Instant, Key, Strict
+from donto.episodes import metadata as turn_metadata
 from donto.temporal.instants import iso
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
@@ -27,8 +28,22 @@ MAX_EPISODE_CHARS = 40_000
 class TurnIn(Strict):
     external_id: Key
     speaker: Key
-    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TURN_CHARS, pattern=r"\S")]  # not blank
+    text: Annotated[str, StringConstraints(max_length=MAX_TURN_CHARS)] = Field(
+        description="what was said; may be empty (a message with no words, e.g. one that only calls a tool): "
+        "an empty or blank turn is kept and read back, but has no passages and recall never finds it"
+    )
     occurred_at: Instant | None = None
+    metadata: dict[str, Any] | None = Field(
+        default=None,
+        description=f"a JSON object kept with the turn and handed back on every read of it (role, tool call ids, "
+        f"...); at most {turn_metadata.MAX_METADATA_BYTES:,} bytes as JSON and {turn_metadata.MAX_METADATA_DEPTH} "
+        "levels deep; never searched",
+    )
+
+    @field_validator("metadata")
+    @classmethod
+    def _bounded(cls, metadata: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if metadata is None else turn_metadata.check(metadata)
 
 
 class EpisodeIn(Strict):
@@ -55,7 +70,7 @@ class EpisodeIn(Strict):
     def new_turns(self) -> list[NewTurn]:
         from donto.episodes.service import NewTurn  # here, not at the top: only the server converts
 
-        return [NewTurn(t.external_id, t.speaker, t.text, t.occurred_at) for t in self.turns]
+        return [NewTurn(t.external_id, t.speaker, t.text, t.occurred_at, t.metadata) for t in self.turns]
 
 
 class TurnOutcomeOut(BaseModel):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from donto.api.schemas.common import ScopedIn
+from donto.api.schemas.common import Key, ScopedIn
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
     from donto.recall.render import RecallItem
@@ -24,6 +24,13 @@ class RecallIn(ScopedIn):
     )
     max_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
     include_provenance: bool = False
+    sessions: list[Key] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="recall only within these sessions (their external ids): their turns and passages, and the "
+        "claims a turn of theirs is evidence of; no documents. Default: all of memory",
+    )
 
 
 class ProvenanceOut(BaseModel):
@@ -85,6 +92,10 @@ class RecallItemOut(BaseModel):
         "below 0.5 (the floor) an item is more likely about something else than an answer",
     )
 
+    metadata: dict[str, Any] | None = Field(
+        default=None, description="a turn's metadata, the JSON object posted with it; absent when it has none"
+    )
+
     @classmethod
     def of(cls, item: RecallItem) -> RecallItemOut:
         """The item as the API hands it back: `provenance`, `state` and a claim's fields are left unset (so an answer
@@ -110,6 +121,8 @@ class RecallItemOut(BaseModel):
             out.replaced_by = item.replaced_by
         if item.relevance is not None:
             out.relevance = item.relevance
+        if item.metadata is not None:
+            out.metadata = item.metadata
         return out
 
 
