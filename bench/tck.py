@@ -631,13 +631,18 @@ def outcomes_of(report: dict[str, Any]) -> list[Outcome]:
 def run_tier(python: Path, copy: Path, tier: str, url: str, out: Path) -> list[Outcome]:
     marker, files = TIERS[tier]
     report = out / f"{tier}.json"
-    subprocess.run(
+    ran = subprocess.run(
         [str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q", "-m", marker, *files]
         + ["--bridge-url", url, "--json-report", f"--json-report-file={report}"],
         cwd=copy,
-        stdout=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
         check=False,  # failing tests are the measurement
     )
+    if not report.exists():  # pytest itself failed: no tests ran
+        raise RuntimeError(
+            f"the kit's pytest wrote no report (exit {ran.returncode}):\n{ran.stdout[-2000:]}{ran.stderr[-2000:]}"
+        )
     return outcomes_of(json.loads(report.read_text()))
 
 
