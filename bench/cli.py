@@ -182,6 +182,20 @@ def main(argv: list[str] | None = None) -> int:
     rankings.add_argument("--k", type=at_least_one, default=40)
     rankings.add_argument("--fresh", action="store_true", help="write into new workspaces, not those of a run before")
 
+    tck = kinds.add_parser(
+        "tck", help="the Neo4j Labs agent-memory TCK, its pytest per tier against a bridge onto donto.AsyncClient"
+    )
+    tck.add_argument("--kit", required=True, help="the TCK's folder (read-only: copied to a temporary folder)")
+    tck.add_argument(
+        "--tiers", default="bronze,silver", help="comma-separated: bronze, silver (both files), silver-long-term, "
+        "silver-reasoning, gold, platinum",
+    )  # fmt: skip
+    tck.add_argument("--port", type=int, default=None, help="the bridge's port (default: a free one)")
+    tck.add_argument("--url", default=None, help="a running donto's base URL (default: its API served here)")
+    tck.add_argument("--api-key", default=None, help="with --url: an admin key (it makes a workspace per test)")
+    tck.add_argument("--cache", default=None, help="where the kit's copy and virtualenv are kept between runs")
+    tck.add_argument("--serve-only", action="store_true", help="serve the bridge until interrupted; run no tests")
+
     for kind in kinds.choices.values():
         kind.add_argument(
             "--throwaway",

@@ -1,0 +1,738 @@
+"""`python -m bench tck --kit ../shared/tck`: the Neo4j Labs agent-memory TCK against donto.
+
+The kit (github.com/neo4j-labs/agent-memory-tck, Apache-2.0) is read-only input: it is copied to a
+temporary folder, installed there into a virtualenv of its own (`[bridge]`), and its pytest suite is
+run per tier against a bridge server of donto's own (tck/bridge/protocol.md: `POST /{method}` with
+the BaseAdapter method's arguments as JSON). The bridge maps each method onto donto.AsyncClient,
+nothing else, in a fresh workspace from every `clear_all_data` on:
+
+  messages         turns (role: speaker, content: text, metadata: turn metadata, the bridge's clock
+                   at the call: occurred_at; a message's id is donto's turn id)
+  sessions         sessions (by external id; a conversation's id is donto's session id)
+  search_messages  recall (scoped to the session where recall takes `sessions`), its turn items
+                   read back by their session; threshold against an item's `relevance`
+  entities         a claim (name, is_a, "TYPE") and, with a description, (name, description, "…")
+  preferences      a claim (user, prefers:CATEGORY, "…") with the preference's context as its context
+  facts            a claim (subject, predicate, object entity)
+  relationships    a claim (source's name, TYPE, target's name)
+
+A method donto has no capability for (reasoning traces, tool calls, the Platinum hosted-service
+calls, merging entities) answers 501 {"error": "not implemented: …"}, as the protocol allows, and
+the kit's test of it fails or skips; nothing is faked. The bench prints passed, failed and skipped
+per tier and each failing scenario (its SCN id from the kit's registry) by file and test class.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+
+from bench.common import free_port
+from donto.client import AsyncClient, NotFoundError
+from donto.settings import Settings
+
+PROTOCOL_VERSION = "0.2.0"
+ENTITY_TYPE = "is_a"  # (name, is_a, "PERSON"): the claim that is the entity
+DESCRIPTION = "description"
+PREFERENCE_SUBJECT = "user"
+PREFERENCE_PREFIX = "prefers:"  # the predicate carries the category: prefers:food
+ENTITY_PREDICATES = frozenset({ENTITY_TYPE, DESCRIPTION})
+TURN_PAGE = 1000  # GET /v1/sessions/{id}/turns' largest page
+SESSION_PAGE = 1000
+SEARCH_K_FLOOR = 20  # recall is asked for more items than the limit: claim and turn items share a bundle
+NO_CONVERSATION = uuid.UUID("6b0e3d1e-5f2a-4c55-9d0b-2a1d9c0f7e11")  # uuid5 namespace: a session donto never held
+
+# Tiers as the kit marks and files them (Silver is two files: long-term and reasoning memory).
+TIERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "bronze": ("bronze", ("tck/tests/v1/test_schema.py", "tck/tests/v1/test_short_term.py")),
+    "silver-long-term": ("silver", ("tck/tests/v1/test_long_term.py",)),
+    "silver-reasoning": ("silver", ("tck/tests/v1/test_reasoning.py",)),
+    "gold": ("gold", ("tck/tests/v1",)),
+    "platinum": ("platinum", ("tck/tests/v1",)),
+}
+TIER_GROUPS = {"silver": ("silver-long-term", "silver-reasoning")}
+
+
+class NotImplementedHere(Exception):
+    """A method donto has no capability for: the bridge answers 501 with the reason."""
+
+
+# -- the pure mapping: donto's answers as the kit's data model -------------------------------------
+
+
+def message_of(turn: dict[str, Any]) -> dict[str, Any]:
+    """A turn (TurnOut as JSON) as the kit's Message."""
+    return {
+        "id": turn["id"],
+        "role": turn["speaker"],
+        "content": turn["text"],
+        "timestamp": turn.get("occurred_at") or turn["recorded_at"],
+        "embedding": None,
+        "metadata": turn.get("metadata") or {},
+    }
+
+
+def session_info_of(session: dict[str, Any]) -> dict[str, Any]:
+    """A session (SessionOut as JSON) as the kit's SessionInfo."""
+    return {
+        "session_id": session["external_id"],
+        "message_count": session["turn_count"],
+        "created_at": session.get("started_at") or session.get("recorded_at") or session.get("first_at"),
+        "updated_at": session.get("last_at"),
+    }
+
+
+def conversation_of(
+    session_id: str, session: dict[str, Any] | None, turns: list[dict[str, Any]], workspace: str
+) -> dict[str, Any]:
+    """The kit's Conversation. A session donto does not hold is a conversation of no messages (the
+    kit asks for one): its id a uuid5 of the workspace and external id, created now."""
+    if session is None:
+        return {
+            "id": str(uuid.uuid5(NO_CONVERSATION, f"{workspace}\x1f{session_id}")),
+            "session_id": session_id,
+            "messages": [],
+            "title": None,
+            "created_at": datetime.now(UTC).isoformat(),
+            "updated_at": None,
+        }
+    info = session_info_of(session)
+    return {
+        "id": session["id"],
+        "session_id": session_id,
+        "messages": [message_of(t) for t in turns],
+        "title": None,
+        "created_at": info["created_at"],
+        "updated_at": info["updated_at"],
+    }
+
+
+def literal(value: str) -> dict[str, Any]:
+    return {"literal": {"datatype": "xsd:string", "value": value}}
+
+
+def object_text(obj: dict[str, Any]) -> str:
+    """A claim's object (ClaimOut.object) as text: an entity's key or a literal's value."""
+    if "entity" in obj:
+        return str(obj["entity"])
+    return str(obj["literal"]["value"])
+
+
+def entity_claims(name: str, entity_type: str, description: str | None) -> list[dict[str, Any]]:
+    claims = [{"subject": name, "predicate": ENTITY_TYPE, "object": literal(entity_type)}]
+    if description:
+        claims.append({"subject": name, "predicate": DESCRIPTION, "object": literal(description)})
+    return claims
+
+
+def entity_of(type_claim: dict[str, Any], description: str | None) -> dict[str, Any]:
+    """An (name, is_a, TYPE) claim (ClaimOut as JSON) as the kit's Entity."""
+    return {
+        "id": type_claim["id"],
+        "name": type_claim["subject"],
+        "type": object_text(type_claim["object"]),
+        "subtype": None,
+        "description": description,
+        "embedding": None,
+        "canonical_name": None,
+        "created_at": type_claim["tx_from"],
+    }
+
+
+def preference_claim(category: str, preference: str, context: str | None) -> dict[str, Any]:
+    claim: dict[str, Any] = {
+        "subject": PREFERENCE_SUBJECT,
+        "predicate": PREFERENCE_PREFIX + category,
+        "object": literal(preference),
+    }
+    if context:
+        claim["context"] = context
+    return claim
+
+
+def preference_of(claim: dict[str, Any]) -> dict[str, Any] | None:
+    """A (user, prefers:CATEGORY, "…") claim as the kit's Preference; None for any other claim."""
+    if claim["subject"] != PREFERENCE_SUBJECT or not claim["predicate"].startswith(PREFERENCE_PREFIX):
+        return None
+    return {
+        "id": claim["id"],
+        "category": claim["predicate"].removeprefix(PREFERENCE_PREFIX),
+        "preference": object_text(claim["object"]),
+        "context": claim.get("context"),
+        "embedding": None,
+    }
+
+
+def fact_of(claim: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": claim["id"],
+        "subject": claim["subject"],
+        "predicate": claim["predicate"],
+        "object": object_text(claim["object"]),
+        "embedding": None,
+    }
+
+
+def turn_hits(items: list[dict[str, Any]], threshold: float) -> list[tuple[str, str]]:
+    """(session external id, turn external id) of each turn a recall bundle's items (RecallOut.items
+    as JSON, with provenance) hold, best first, once each; an item whose relevance is below the
+    threshold is left out (an item without one is kept)."""
+    seen: dict[tuple[str, str], None] = {}
+    for item in items:
+        provenance = item.get("provenance") or {}
+        session = provenance.get("session_id")
+        if item.get("predicate") != "said" or session is None:
+            continue
+        if (relevance := item.get("relevance")) is not None and relevance < threshold:
+            continue
+        for turn in provenance.get("turn_ids") or []:
+            seen.setdefault((session, turn), None)
+    return list(seen)
+
+
+def claim_hits(items: list[dict[str, Any]]) -> list[str]:
+    """The claim ids behind a bundle's claim items, best first, once each."""
+    seen: dict[str, None] = {}
+    for item in items:
+        if item.get("object") is None:
+            continue
+        for claim_id in (item.get("provenance") or {}).get("claim_ids") or []:
+            seen.setdefault(claim_id, None)
+    return list(seen)
+
+
+# -- the bridge: BaseAdapter's methods on donto.AsyncClient ----------------------------------------
+
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+@dataclass
+class DontoBridge:
+    base_url: str
+    api_key: str
+    workspace_prefix: str
+    workspaces: list[str] = field(default_factory=list)
+    _client: AsyncClient | None = None
+
+    @property
+    def workspace(self) -> str:
+        if not self.workspaces:
+            self.workspaces.append(f"{self.workspace_prefix}-0")
+        return self.workspaces[-1]
+
+    @property
+    def client(self) -> AsyncClient:
+        if self._client is None:
+            self._client = AsyncClient(self.base_url, api_key=self.api_key, workspace=self.workspace)
+        return self._client
+
+    def method(self, name: str) -> Callable[..., Any]:
+        """The client's method, or 501 saying donto.AsyncClient has none (main's surface before `conv`)."""
+        found = getattr(self.client, name, None)
+        if found is None:
+            raise NotImplementedHere(f"donto.AsyncClient has no {name}")
+        return found
+
+    # -- lifecycle
+
+    async def setup(self) -> dict[str, Any]:
+        return {"ok": True, "protocol_version": PROTOCOL_VERSION}
+
+    async def teardown(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    async def clear_all_data(self) -> None:
+        """A fresh workspace: donto's REST API has no purge (the CLI's `donto purge` is), and a
+        workspace is never seen from another."""
+        await self.teardown()
+        self.workspaces.append(f"{self.workspace_prefix}-{len(self.workspaces)}")
+
+    # -- short-term memory
+
+    async def add_message(
+        self, session_id: str, role: str, content: str, metadata: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        from donto.api.schemas.episodes import TurnIn
+
+        turn: dict[str, Any] = {
+            "external_id": str(uuid.uuid4()),
+            "speaker": role,
+            "text": content,
+            "occurred_at": datetime.now(UTC).isoformat(),
+        }
+        keeps_metadata = "metadata" in TurnIn.model_fields
+        if metadata and keeps_metadata:
+            turn["metadata"] = metadata
+        written = await self.client.add_turns(session={"external_id": session_id}, turns=[turn])
+        return {
+            "id": written.turns[0].id,
+            "role": role,
+            "content": content,
+            "timestamp": turn["occurred_at"],
+            "embedding": None,
+            # what donto keeps: without turn metadata (main's surface), none
+            "metadata": (metadata or {}) if keeps_metadata else {},
+        }
+
+    async def _session(self, session_id: str) -> dict[str, Any] | None:
+        async for session in self._sessions():
+            if session["external_id"] == session_id:
+                return session
+        return None
+
+    async def _sessions(self) -> AsyncIterator[dict[str, Any]]:
+        list_sessions = self.method("list_sessions")
+        cursor = None
+        while True:
+            page = (await list_sessions(limit=SESSION_PAGE, cursor=cursor)).model_dump(mode="json")
+            for session in page["sessions"]:
+                yield session
+            if not (cursor := page["next_cursor"]):
+                return
+
+    async def _turns(self, session_id: str, limit: int | None) -> list[dict[str, Any]]:
+        """All the session's live turns in order, or (limit) its last `limit`; NotFoundError for a
+        session donto does not hold."""
+        session_turns = self.method("session_turns")
+        if limit is not None:
+            page = await session_turns(session_id, limit=min(limit, TURN_PAGE), latest=True)
+            return list(page.model_dump(mode="json")["turns"])
+        turns: list[dict[str, Any]] = []
+        after = None
+        while True:
+            page = (await session_turns(session_id, limit=TURN_PAGE, after=after)).model_dump(mode="json")
+            turns += page["turns"]
+            if not (after := page["next_after"]):
+                return turns
+
+    async def get_conversation(self, session_id: str, limit: int | None = None) -> dict[str, Any]:
+        try:
+            turns = await self._turns(session_id, limit)
+        except NotFoundError:
+            return conversation_of(session_id, None, [], self.workspace)
+        return conversation_of(session_id, await self._session(session_id), turns, self.workspace)
+
+    async def search_messages(
+        self, query: str, session_id: str | None = None, limit: int = 10, threshold: float = 0.7
+    ) -> list[dict[str, Any]]:
+        from donto.api.schemas.recall import RecallIn
+
+        scoped = "sessions" in RecallIn.model_fields
+        fields: dict[str, Any] = {"k": min(200, max(SEARCH_K_FLOOR, 2 * limit)), "include_provenance": True}
+        if session_id is not None and scoped:
+            fields["sessions"] = [session_id]
+        bundle = (await self.client.recall(query, **fields)).model_dump(mode="json")
+        hits = [
+            (session, turn)
+            for session, turn in turn_hits(bundle["items"], threshold)
+            if session_id is None or session == session_id  # recall without `sessions` (main) reads them all
+        ]
+        by_session: dict[str, dict[str, dict[str, Any]]] = {}
+        messages = []
+        for session, turn in hits:
+            if session not in by_session:
+                by_session[session] = {t["external_id"]: t for t in await self._turns(session, None)}
+            if (found := by_session[session].get(turn)) is not None:  # absent: retracted since
+                messages.append(message_of(found))
+        return messages[:limit]
+
+    async def list_sessions(self, limit: int = 100) -> list[dict[str, Any]]:
+        page = await self.method("list_sessions")(limit=min(max(limit, 1), SESSION_PAGE))
+        return [session_info_of(s) for s in page.model_dump(mode="json")["sessions"]]
+
+    async def delete_message(self, message_id: str) -> dict[str, bool]:
+        retract_turn = self.method("retract_turn")
+        try:
+            retraction = await retract_turn(message_id)
+        except NotFoundError:
+            return {"deleted": False}
+        return {"deleted": bool(retraction.was_live)}
+
+    async def clear_session(self, session_id: str) -> None:
+        clear_session = self.method("clear_session")
+        with suppress(NotFoundError):  # a session never written has nothing to clear
+            await clear_session(session_id)
+
+    # -- long-term memory
+
+    async def _write(self, claims: list[dict[str, Any]]) -> tuple[list[str], str]:
+        written = await self.client.write_claims(claims=claims)
+        return [c.id for c in written.claims], written.recorded_at
+
+    async def _claims(self, **filters: Any) -> list[dict[str, Any]]:
+        return [c.model_dump(mode="json") async for c in self.client.iter_claims(**filters)]
+
+    async def add_entity(self, name: str, entity_type: str, description: str | None = None) -> dict[str, Any]:
+        ids, recorded_at = await self._write(entity_claims(name, entity_type, description))
+        return entity_of(
+            {"id": ids[0], "subject": name, "object": literal(entity_type), "tx_from": recorded_at}, description
+        )
+
+    async def _description(self, name: str) -> str | None:
+        found = await self._claims(subject=name, predicate=DESCRIPTION)
+        return object_text(found[0]["object"]) if found else None
+
+    async def get_entity_by_name(self, name: str) -> dict[str, Any] | None:
+        found = await self._claims(subject=name, predicate=ENTITY_TYPE)
+        if not found:
+            return None
+        return entity_of(found[0], await self._description(name))
+
+    async def _entity(self, entity_id: str) -> dict[str, Any] | None:
+        try:
+            claim = (await self.client.get_claim(entity_id)).model_dump(mode="json")
+        except NotFoundError:
+            return None
+        return (
+            entity_of(claim, await self._description(claim["subject"])) if claim["predicate"] == ENTITY_TYPE else None
+        )
+
+    async def _recalled_claims(self, query: str, limit: int) -> list[dict[str, Any]]:
+        bundle = await self.client.recall(query, k=min(200, max(SEARCH_K_FLOOR, 4 * limit)), include_provenance=True)
+        claims = []
+        for claim_id in claim_hits(bundle.model_dump(mode="json")["items"]):
+            try:
+                claims.append((await self.client.get_claim(claim_id)).model_dump(mode="json"))
+            except NotFoundError:
+                continue
+        return claims
+
+    async def search_entities(self, query: str, limit: int = 10) -> list[dict[str, Any]]:
+        entities: dict[str, dict[str, Any]] = {}
+        for claim in await self._recalled_claims(query, limit):
+            if claim["predicate"] == ENTITY_TYPE:
+                entity = entity_of(claim, await self._description(claim["subject"]))
+            elif claim["predicate"] == DESCRIPTION:
+                if (found := await self.get_entity_by_name(claim["subject"])) is None:
+                    continue
+                entity = found
+            else:
+                continue
+            entities.setdefault(entity["id"], entity)
+        return list(entities.values())[:limit]
+
+    async def add_preference(self, category: str, preference: str, context: str | None = None) -> dict[str, Any]:
+        claim = preference_claim(category, preference, context)
+        ids, _ = await self._write([claim])
+        found = preference_of({**claim, "id": ids[0]})
+        assert found is not None
+        return found
+
+    async def search_preferences(self, query: str, category: str | None = None, limit: int = 10) -> list[Any]:
+        preferences = []
+        for claim in await self._recalled_claims(query, limit):
+            if (found := preference_of(claim)) is not None and (category is None or found["category"] == category):
+                preferences.append(found)
+        return preferences[:limit]
+
+    async def add_fact(self, subject: str, predicate: str, obj: str) -> dict[str, Any]:
+        claim = {"subject": subject, "predicate": predicate, "object": {"entity": obj}}
+        ids, _ = await self._write([claim])
+        return fact_of({**claim, "id": ids[0]})
+
+    async def add_relationship(
+        self, source_id: str, target_id: str, relationship_type: str, properties: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        if properties:
+            raise NotImplementedHere("a claim holds no properties of its own (relationship properties)")
+        source, target = await self._entity(source_id), await self._entity(target_id)
+        if source is None or target is None:
+            raise ValueError(f"no entity {source_id if source is None else target_id}")
+        ids, _ = await self._write(
+            [{"subject": source["name"], "predicate": relationship_type, "object": {"entity": target["name"]}}]
+        )
+        return {
+            "id": ids[0],
+            "source_id": source_id,
+            "target_id": target_id,
+            "relationship_type": relationship_type,
+            "properties": {},
+        }
+
+    async def get_related_entities(
+        self, entity_id: str, relationship_type: str | None = None, depth: int = 1
+    ) -> list[dict[str, Any]]:
+        """Entities the entity's claims name as object, or whose claims name it, `depth` hops out."""
+        start = await self._entity(entity_id)
+        if start is None:
+            return []
+        seen, frontier, related = {start["name"]}, [start["name"]], []
+        for _ in range(max(depth, 1)):
+            names: list[str] = []
+            for name in frontier:
+                edges = await self._claims(subject=name, predicate=relationship_type)
+                edges += await self._claims(object=name, predicate=relationship_type)
+                for claim in edges:
+                    if claim["predicate"] in ENTITY_PREDICATES or "entity" not in claim["object"]:
+                        continue
+                    other = claim["object"]["entity"] if claim["subject"] == name else claim["subject"]
+                    if other not in seen:
+                        seen.add(other)
+                        names.append(other)
+            for name in names:
+                if (entity := await self.get_entity_by_name(name)) is not None:
+                    related.append(entity)
+            frontier = names
+        return related
+
+
+# Reasons for what donto does not do, by method: each answers 501 with its reason.
+NOT_IMPLEMENTED = {
+    **dict.fromkeys(
+        (
+            "start_trace",
+            "add_step",
+            "record_tool_call",
+            "complete_trace",
+            "get_trace_with_steps",
+            "list_traces",
+            "get_tool_stats",
+            "get_similar_traces",
+        ),
+        "donto keeps no reasoning traces, steps or tool calls",
+    ),
+    "merge_duplicate_entities": "donto links entity keys (SAME_AS) but merges no entity into another",
+}
+METHODS = (
+    *("setup", "teardown", "clear_all_data"),
+    *("add_message", "get_conversation", "search_messages", "list_sessions", "delete_message", "clear_session"),
+    *("add_entity", "add_preference", "add_fact", "search_entities", "search_preferences", "get_entity_by_name"),
+    *("get_related_entities", "add_relationship"),
+)
+
+
+def bridge_app(bridge: DontoBridge) -> FastAPI:
+    """The bridge as an ASGI app: POST /{method}, the method's arguments as a JSON object."""
+    app = FastAPI(title="donto's agent-memory TCK bridge")
+
+    @app.post("/{method}")
+    async def call(method: str, request: Request) -> Response:
+        raw = await request.body()
+        arguments = json.loads(raw) if raw.strip() else {}
+        if method in NOT_IMPLEMENTED:
+            return JSONResponse({"error": f"not implemented: {NOT_IMPLEMENTED[method]}"}, status_code=501)
+        if method not in METHODS:
+            return JSONResponse({"error": f"not implemented: no mapping of {method} onto donto"}, status_code=501)
+        try:
+            result = await getattr(bridge, method)(**arguments)
+        except NotImplementedHere as exc:
+            return JSONResponse({"error": f"not implemented: {exc}"}, status_code=501)
+        except TypeError as exc:  # an argument the method does not take
+            return JSONResponse({"error": f"TypeError: {exc}"}, status_code=400)
+        except Exception as exc:  # donto's refusal, named, as the kit reports it
+            return JSONResponse({"error": f"{type(exc).__name__}: {exc}"}, status_code=500)
+        if result is None and method in ("teardown", "clear_all_data", "clear_session"):
+            return Response(status_code=204)
+        return JSONResponse(result)
+
+    return app
+
+
+@contextmanager
+def served_bridge(bridge: DontoBridge, port: int) -> Iterator[str]:
+    """The bridge under uvicorn on 127.0.0.1:port in a thread of this process; yields its URL."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(bridge_app(bridge), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError(f"the bridge did not start on port {port}")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+# -- the kit: a copy, its virtualenv, its pytest per tier ------------------------------------------
+
+
+def kit_digest(kit: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in kit.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(kit)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def prepare_kit(kit: Path, cache: Path) -> tuple[Path, Path]:
+    """A copy of the kit and the python of a virtualenv holding it with `[bridge]`, made once per kit
+    content under `cache` (a temporary folder) and kept for the next run."""
+    root = cache / f"kit-{kit_digest(kit)}"
+    copy, venv = root / "tck", root / "venv"
+    python = venv / "bin" / "python"
+    if not (root / "installed").exists():
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(kit, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", f"{copy}[bridge]"], check=True)
+        (root / "installed").write_text(f"{kit}\n")
+    return copy, python
+
+
+def scenario_ids(copy: Path) -> dict[str, str]:
+    """The kit's registry (tck/registry/scenario_ids.yaml): test id ("test_schema::Class::test") to SCN id."""
+    ids, current = {}, None
+    for line in (copy / "tck" / "registry" / "scenario_ids.yaml").read_text().splitlines():
+        if m := re.match(r"^(SCN-[A-Z]+-\d+):\s*$", line):
+            current = m.group(1)
+        elif (m := re.match(r"^\s+test_id:\s*(\S+)", line)) and current:
+            ids[m.group(1)] = current
+    return ids
+
+
+@dataclass(frozen=True)
+class Outcome:
+    nodeid: str  # tck/tests/v1/test_schema.py::Class::test
+    outcome: str  # passed, failed, skipped, error
+    reason: str  # the last line of the failure's message; "" when it passed
+
+
+def outcomes_of(report: dict[str, Any]) -> list[Outcome]:
+    """The tests of a pytest-json-report report."""
+    found = []
+    for test in report.get("tests", []):
+        reason = ""
+        for stage in ("setup", "call", "teardown"):
+            crash = (test.get(stage) or {}).get("crash") or {}
+            if message := crash.get("message") or (test.get(stage) or {}).get("longrepr"):
+                reason = str(message).strip().splitlines()[-1] if str(message).strip() else ""
+                break
+        outcome = test["outcome"]
+        found.append(Outcome(test["nodeid"], "failed" if outcome == "error" else outcome, reason))
+    return found
+
+
+def run_tier(python: Path, copy: Path, tier: str, url: str, out: Path) -> list[Outcome]:
+    marker, files = TIERS[tier]
+    report = out / f"{tier}.json"
+    ran = subprocess.run(
+        [str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q", "-m", marker, *files]
+        + ["--bridge-url", url, "--json-report", f"--json-report-file={report}"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        check=False,  # failing tests are the measurement
+    )
+    if not report.exists():  # pytest itself failed: no tests ran
+        raise RuntimeError(
+            f"the kit's pytest wrote no report (exit {ran.returncode}):\n{ran.stdout[-2000:]}{ran.stderr[-2000:]}"
+        )
+    return outcomes_of(json.loads(report.read_text()))
+
+
+def registry_test_id(nodeid: str) -> str:
+    """tck/tests/v1/test_schema.py::Class::test as the registry names it: test_schema::Class::test."""
+    path, _, rest = nodeid.partition("::")
+    return f"{Path(path).stem}::{rest}"
+
+
+def short_reason(reason: str) -> str:
+    """A failure's reason, without the kit's wrapper: 'not implemented: …' as the bridge said it."""
+    reason = re.sub(r"^RuntimeError: Bridge call (\w+) failed: ", r"\1: ", reason)
+    return reason[:160]
+
+
+def print_tier(tier: str, outcomes: list[Outcome], registry: dict[str, str]) -> None:
+    counts = Counter(o.outcome for o in outcomes)
+    print(
+        f"{tier:<18} passed {counts['passed']:>3}   failed {counts['failed']:>3}   "
+        f"skipped {counts['skipped']:>3}   of {len(outcomes):>3}"
+    )
+    failing: dict[str, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        if o.outcome == "failed":
+            failing[registry_test_id(o.nodeid).rsplit("::", 1)[0]].append(o)
+    for group, tests in failing.items():
+        print(f"  {group}: {len(tests)} failing")
+        for o in tests:
+            name = registry_test_id(o.nodeid)
+            print(f"    {registry.get(name, '?'):<10} {name.rsplit('::', 1)[1]:<58} {short_reason(o.reason)}")
+
+
+def tiers_of(text: str) -> list[str]:
+    tiers: list[str] = []
+    for name in (t.strip() for t in text.split(",") if t.strip()):
+        for tier in TIER_GROUPS.get(name, (name,)):
+            if tier not in TIERS:
+                raise SystemExit(f"unknown tier {name!r}: {', '.join([*TIERS, *TIER_GROUPS])}")
+            tiers.append(tier)
+    return tiers
+
+
+@contextmanager
+def donto_api(settings: Settings, args: argparse.Namespace) -> Iterator[tuple[str, str, Settings | None]]:
+    """(base URL, key, the settings of an API served here or None): --url's server, else donto's API
+    under uvicorn in this process against a throwaway (or, --no-throwaway, the configured) Neo4j."""
+    if args.url:
+        key = args.api_key or ""
+        yield args.url, key, None
+        return
+    from bench.common import BENCH_KEY, bench_settings, served_api
+
+    with bench_settings(settings, args.throwaway) as s, served_api(s) as http:
+        yield str(http.base_url).rstrip("/"), BENCH_KEY, s
+
+
+def purge(settings: Settings, workspaces: list[str]) -> None:
+    """Erase the run's workspaces from a Neo4j that outlives it (--no-throwaway)."""
+    from donto.memory import Memory
+
+    with Memory(settings).open() as memory:
+        for workspace in workspaces:
+            memory.purges.purge(workspace, None, by="bench:tck")
+
+
+def run(settings: Settings, args: argparse.Namespace) -> int:
+    kit = Path(args.kit).resolve()
+    if not (kit / "tck" / "bridge" / "protocol.md").exists():
+        raise SystemExit(f"{kit} is not the agent-memory TCK (no tck/bridge/protocol.md)")
+    tiers = tiers_of(args.tiers)
+    cache = Path(args.cache) if args.cache else Path(tempfile.gettempdir()) / "donto-tck"
+    started = time.perf_counter()
+    copy, python = prepare_kit(kit, cache)
+    registry = scenario_ids(copy)
+    print(f"kit {kit} ({kit_digest(kit)}), its copy and virtualenv in {copy.parent}")
+    run_id = uuid.uuid4().hex[:8]
+    with donto_api(settings, args) as (base_url, key, served):
+        bridge = DontoBridge(base_url, key, f"tck-{run_id}")
+        port = args.port or free_port()
+        with served_bridge(bridge, port) as url, tempfile.TemporaryDirectory() as out:
+            print(f"donto {base_url}, bridge {url}, workspaces tck-{run_id}-N")
+            if args.serve_only:
+                print("serving until interrupted")
+                with suppress(KeyboardInterrupt):
+                    threading.Event().wait()
+                return 0
+            results = {tier: run_tier(python, copy, tier, url, Path(out)) for tier in tiers}
+        if served is not None and not args.throwaway:
+            purge(served, bridge.workspaces)
+    print(f"\n{len(bridge.workspaces)} workspaces, {time.perf_counter() - started:.0f} s")
+    for tier in tiers:
+        print_tier(tier, results[tier], registry)
+    return 0
