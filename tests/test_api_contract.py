@@ -84,7 +84,16 @@ def seeded(client, memory):
     understanding = api.post(
         "/v1/understandings", json={"subject_names": ["people/ada"], "text": "A mathematician.", "summary": "Ada"}
     ).json()["id"]
+    episode = api.post(
+        "/v1/episodes",
+        json={
+            "session": {"external_id": "chat/ada"},  # an external id with '/' goes in the path
+            "turns": [{"external_id": "t1", "speaker": "Ada", "text": "The Engine weaves.", "metadata": {"k": 1}}],
+        },
+    ).json()
     SEEDED.update(
+        session=["chat/ada"],
+        turn_id=[episode["turns"][0]["id"]],
         ref=["people/ada", subject],
         claim_id=[premise["id"], derived["id"]],
         key=[ada, babbage],

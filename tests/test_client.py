@@ -95,6 +95,42 @@ def test_an_agent_session_remembers_and_brings_to_mind(memory):
     assert names == ["Ada Lovelace"]
 
 
+def test_a_conversation_is_read_back_paged_retracted_and_cleared_through_the_client(memory):
+    turns = [
+        {"external_id": f"m{i}", "speaker": "user" if i % 2 else "assistant", "text": f"message {i}"} for i in range(7)
+    ]
+    turns[3] |= {"metadata": {"role": "user", "attachments": [{"name": "café.png", "bytes": 2048}]}}
+    turns[4] |= {"text": ""}  # a message with no words
+    added = memory.add_turns(session={"external_id": "chat-7"}, turns=turns)
+
+    latest = memory.session_turns("chat-7", limit=3, latest=True)
+    assert [t.external_id for t in latest.turns] == ["m4", "m5", "m6"] and latest.next_after is None
+    earlier = memory.session_turns("chat-7", limit=3, before=latest.next_before)
+    assert [t.seq for t in earlier.turns] == [1, 2, 3] and earlier.turns[2].metadata == turns[3]["metadata"]
+    assert [t.text for t in memory.session_turns("chat-7", after=4).turns] == ["message 5", "message 6"]
+    assert [t.external_id for t in memory.iter_session_turns("chat-7", page_size=2)] == [f"m{i}" for i in range(7)]
+    assert [t.text for t in memory.iter_session_turns("chat-7")][4] == ""
+
+    memory.add_turns(session={"external_id": "chat-8"}, turns=turns[:1])
+    assert [s.external_id for s in memory.iter_sessions(page_size=1)] == ["chat-7", "chat-8"]
+    assert memory.list_sessions(limit=1).sessions[0].turn_count == 7
+
+    retracted = memory.retract_turn(added.turns[0].id, reason="wrong chat")
+    assert retracted.was_live and memory.retract_turn(added.turns[0].id).retracted_at == retracted.retracted_at
+    assert memory.get_turn(added.turns[0].id).retraction_reason == "wrong chat"
+    assert memory.session_turns("chat-7").turns[0].external_id == "m1"
+    assert len(memory.session_turns("chat-7", known_at=added.recorded_at).turns) == 7
+    assert memory.clear_session("chat-7", reason="user asked").retracted == 6
+    assert memory.session_turns("chat-7").turns == []
+
+    with pytest.raises(donto.NotFoundError) as missing:
+        memory.session_turns("no-such-chat")
+    assert missing.value.field == "session"
+    with pytest.raises(donto.InvalidRequest) as refused:
+        memory.add_turns(session={"external_id": "c"}, turns=[{**turns[0], "metadata": {"x": "y" * 20_000}}])
+    assert refused.value.field == "turns[0].metadata"  # checked before anything is sent
+
+
 def test_donto_s_refusals_arrive_as_typed_exceptions_with_its_error_body(memory, url):
     with pytest.raises(donto.NotFoundError) as missing:
         memory.get_claim("0190f000-0000-7000-8000-000000000000")
@@ -127,6 +163,11 @@ def test_the_async_client_does_the_same_over_asyncio(url):
             await memory.write_claims(claims=[claim(f"p{i}", "knows", "q") for i in range(5)])
             statuses = await asyncio.gather(*(memory.list_claims(subject=f"p{i}") for i in range(5)))
             subjects = [c.subject async for c in memory.iter_claims(predicate="knows", page_size=2)]
+            await memory.add_turns(
+                session={"external_id": "a"}, turns=[{"external_id": "t", "speaker": "x", "text": "hi"}]
+            )
+            said = [t.text async for t in memory.iter_session_turns("a")]
+            assert said == ["hi"] and [s.external_id async for s in memory.iter_sessions()] == ["a"]
             return sum(len(s.claims) for s in statuses), sorted(subjects)
 
     assert asyncio.run(session()) == (5, ["p0", "p1", "p2", "p3", "p4"])

@@ -40,6 +40,11 @@ TOOLS = (
         "retract_claim",
         "recall",
         "add_turns",
+        "session_turns",
+        "list_sessions",
+        "get_turn",
+        "retract_turn",
+        "clear_session",
         "entity_profile",
         "entity_paths",
         "link_entities",
@@ -613,6 +618,49 @@ def test_http_keeps_each_key_in_its_workspace(port, client, memory):
 
     anyio.run(scenario)
     assert [c["id"] for c in Api(client, a).list(subject="secret")] and Api(client, b).list(subject="secret") == []
+
+
+def test_a_conversation_is_read_back_paged_retracted_and_cleared_over_mcp(port, client, memory, workspace):
+    issued = memory.keys.create(workspace)
+    other = memory.keys.create("mcp-other-" + uuid.uuid4().hex[:8])
+    turns = [
+        {"external_id": f"m{i}", "speaker": "user" if i % 2 else "assistant", "text": f"message {i}"} for i in range(5)
+    ]
+    turns[1]["metadata"] = {"role": "user", "ids": ["a", "b"], "名前": {"nested": True}}
+
+    async def scenario() -> None:
+        async with over_http(port, issued.key) as mcp, over_http(port, other.key) as foreign:
+            added = await call(mcp, "add_turns", session={"external_id": "mcp-chat"}, turns=turns)
+            latest = await call(mcp, "session_turns", session="mcp-chat", limit=2, latest=True)
+            assert [t["text"] for t in latest["turns"]] == ["message 3", "message 4"]
+            earlier = await call(mcp, "session_turns", session="mcp-chat", limit=3, before=latest["next_before"])
+            assert [t["text"] for t in earlier["turns"]] == ["message 0", "message 1", "message 2"]
+            assert earlier["turns"][1]["metadata"] == turns[1]["metadata"] and earlier["next_before"] is None
+            assert (await call(mcp, "session_turns", session="mcp-chat", after="3"))["turns"][0]["text"] == "message 4"
+            [listed] = (await call(mcp, "list_sessions"))["sessions"]
+            assert listed["external_id"] == "mcp-chat" and listed["turn_count"] == 5
+
+            turn_id = added["turns"][2]["id"]
+            retracted = await call(mcp, "retract_turn", turn_id=turn_id, reason="wrong chat")
+            assert retracted["was_live"] is True
+            assert (await call(mcp, "get_turn", turn_id=turn_id))["retracted_at"] == retracted["retracted_at"]
+            now = await call(mcp, "session_turns", session="mcp-chat")
+            assert [t["external_id"] for t in now["turns"]] == ["m0", "m1", "m3", "m4"]
+            then = await call(mcp, "session_turns", session="mcp-chat", known_at=added["recorded_at"])
+            assert len(then["turns"]) == 5
+            assert (await call(mcp, "clear_session", session="mcp-chat"))["retracted"] == 4
+            assert (await call(mcp, "session_turns", session="mcp-chat"))["turns"] == []
+
+            missing = await refused(mcp, "session_turns", session="no-such-chat")
+            assert missing["code"] == "not_found" and missing["field"] == "session"
+            assert (await refused(mcp, "session_turns", session="mcp-chat", limit=0))["field"] == "limit"
+            assert (await refused(foreign, "get_turn", turn_id=turn_id))["code"] == "not_found"
+            assert (await refused(foreign, "clear_session", session="mcp-chat"))["code"] == "not_found"
+            assert (await call(foreign, "list_sessions"))["sessions"] == []
+
+    anyio.run(scenario)
+    rest = Api(client, workspace).get("/v1/sessions/mcp-chat/turns").json()  # REST reads what MCP cleared
+    assert rest["turns"] == [] and rest["session_id"]
 
 
 NOTES = (

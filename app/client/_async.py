@@ -24,6 +24,14 @@ from pydantic_core import to_json
 
 from donto import __version__
 from donto.api.schemas.claims import ClaimOut, ClaimPage, ClaimsWriteIn, ClaimsWriteOut, RetractIn, RetractOut
+from donto.api.schemas.conversations import (
+    SessionClearOut,
+    SessionOut,
+    SessionPageOut,
+    TurnOut,
+    TurnPageOut,
+    TurnRetractOut,
+)
 from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut
 from donto.api.schemas.episodes import EpisodeIn, EpisodeOut
 from donto.api.schemas.explore import EntityPathsOut, EntityProfileOut, NeighbourhoodOut
@@ -405,6 +413,77 @@ class AsyncClient:
         /v1/episodes and the MCP tool take: `session={"external_id": "chat-1", "started_at": …}`,
         `turns=[{"external_id": …, "speaker": …, "text": …}, …]`."""
         return await self._call(EpisodeOut, "POST", "/v1/episodes", json=body_of(EpisodeIn, body, fields))
+
+    # -- conversations read back -----------------------------------------------------------------
+
+    async def session_turns(
+        self,
+        session: str,
+        *,
+        limit: int | None = None,
+        after: str | int | None = None,
+        before: str | int | None = None,
+        latest: bool | None = None,
+        valid_at: str | datetime | None = None,
+        known_at: str | datetime | None = None,
+    ) -> TurnPageOut:
+        """A conversation's turns in order (`session`: its external id): the first `limit` (default 50),
+        or with `latest=True` the last; `after` / `before` (a page's next_after / next_before, or a turn's
+        seq) page on. As known at `known_at` (retracted turns left out); `valid_at`: only those said by then."""
+        params = query(limit=limit, after=after, before=before, latest=latest, valid_at=valid_at, known_at=known_at)
+        return await self._call(TurnPageOut, "GET", f"/v1/sessions/{segment(session)}/turns", params=params)
+
+    async def iter_session_turns(
+        self,
+        session: str,
+        *,
+        valid_at: str | datetime | None = None,
+        known_at: str | datetime | None = None,
+        page_size: int | None = None,
+    ) -> AsyncIterator[TurnOut]:
+        """Every turn of the conversation, in order, fetched a page at a time."""
+        after: str | None = None
+        while True:
+            page = await self.session_turns(session, limit=page_size, after=after, valid_at=valid_at, known_at=known_at)
+            for turn in page.turns:
+                yield turn
+            if not (after := page.next_after):
+                return
+
+    async def get_turn(self, turn_id: str) -> TurnOut:
+        """One turn by its id, live or retracted (`retracted_at` says when)."""
+        return await self._call(TurnOut, "GET", f"/v1/turns/{segment(turn_id)}")
+
+    async def list_sessions(
+        self, *, limit: int | None = None, cursor: str | None = None, known_at: str | datetime | None = None
+    ) -> SessionPageOut:
+        """One page of the workspace's conversations, in the order they began; pass `next_cursor` back as
+        `cursor` (or use iter_sessions)."""
+        params = query(limit=limit, cursor=cursor, known_at=known_at)
+        return await self._call(SessionPageOut, "GET", "/v1/sessions", params=params)
+
+    async def iter_sessions(
+        self, *, known_at: str | datetime | None = None, page_size: int | None = None
+    ) -> AsyncIterator[SessionOut]:
+        """Every conversation list_sessions would page through, fetched a page at a time."""
+        cursor = None
+        while True:
+            page = await self.list_sessions(limit=page_size, cursor=cursor, known_at=known_at)
+            for session in page.sessions:
+                yield session
+            if not (cursor := page.next_cursor):
+                return
+
+    async def retract_turn(self, turn_id: str, reason: str | None = None) -> TurnRetractOut:
+        """Take back a turn (and its passages): gone from reads and recall as known from now on, still
+        there as known before. Again: the first retraction, `was_live=False`."""
+        body = body_of(RetractIn, None, {"reason": reason}) if reason is not None else None
+        return await self._call(TurnRetractOut, "DELETE", f"/v1/turns/{segment(turn_id)}", json=body)
+
+    async def clear_session(self, session: str, reason: str | None = None) -> SessionClearOut:
+        """Retract every live turn of the conversation at once (new turns may still follow)."""
+        body = body_of(RetractIn, None, {"reason": reason}) if reason is not None else None
+        return await self._call(SessionClearOut, "DELETE", f"/v1/sessions/{segment(session)}/turns", json=body)
 
     # -- recall and exploration ------------------------------------------------------------------
 

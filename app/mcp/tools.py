@@ -32,11 +32,13 @@ from donto.api.schemas.claims import (
     WriteOutcomeOut,
 )
 from donto.api.schemas.common import Id, Instant, Key
+from donto.api.schemas.conversations import SessionClearOut, SessionPageOut, TurnOut, TurnPageOut, TurnRetractOut
 from donto.api.schemas.episodes import EpisodeIn, EpisodeOut
 from donto.api.schemas.explore import EntityPathOut, EntityPathsOut, EntityProfileOut
 from donto.api.schemas.identity import IdentityOut, SameAsIn, SameAsOut
 from donto.api.schemas.recall import RecallIn, RecallOut
 from donto.api.schemas.walk import StatusBatchOut, StatusIn, StatusOut
+from donto.episodes.conversations import MAX_SESSIONS_PAGE, MAX_TURNS_PAGE
 from donto.errors import invalid_input
 from donto.explore.service import MAX_HOPS
 from donto.mcp import memory_tools, source_tools
@@ -70,6 +72,12 @@ ValidAt = Annotated[Instant | None, Field(description=VALID_AT)]
 KnownAt = Annotated[Instant | None, Field(description=KNOWN_AT)]
 ClaimId = Annotated[Id, Field(description="a claim id, as write_claims or a read returned it")]
 EntityKey = Annotated[Key, Field(description="an entity key, as used in claims' subject or object, e.g. 'apple'")]
+SessionKey = Annotated[Key, Field(description="a conversation's external_id, as add_turns was given it")]
+TurnId = Annotated[Id, Field(description="a turn's id, as add_turns or a read of the session returned it")]
+TurnCursor = Annotated[
+    str | None,
+    Field(min_length=1, max_length=512, description="next_after / next_before of a page, or a turn's seq"),
+]
 WithIdentity = Annotated[
     bool, Field(description="also the claims of every key linked to it as the same thing (link_entities)")
 ]
@@ -338,6 +346,77 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         if extract:  # as POST /v1/episodes
             job_id = memory.memorize.memorize(workspace, MemorizeRequest(session_id=result.session_id), "mcp").job_id
         return _result(EpisodeOut.of(result, job_id))
+
+    @server.tool(annotations=READS)
+    def session_turns(
+        session: SessionKey,
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=MAX_TURNS_PAGE, description="turns at most")] = 50,
+        after: Annotated[TurnCursor, Field(description="the turns after this: next_after of a page, or a seq")] = None,
+        before: Annotated[
+            TurnCursor, Field(description="the turns just before this: next_before of a page, or a seq")
+        ] = None,
+        latest: Annotated[bool, Field(description="the conversation's last `limit` turns (still in order)")] = False,
+        valid_at: Annotated[
+            Instant | None, Field(description="only turns said by this instant; default: no cut")
+        ] = None,
+        known_at: KnownAt = None,
+    ) -> Annotated[CallToolResult, TurnPageOut]:
+        """Read a conversation back, verbatim, in order: its turns as add_turns kept them.
+
+        latest=true gives its last `limit` turns (what was said most recently); page on with next_before
+        (earlier) or next_after (later). Retracted turns are left out, unless read as known before."""
+        page = memory.conversations.session_turns(
+            workspace_of(ctx),
+            session,
+            limit=limit,
+            after=after,
+            before=before,
+            latest=latest,
+            valid_at=valid_at,
+            known_at=TimeScope.resolve(None, known_at).known_at,
+        )
+        return _result(TurnPageOut.of(page))
+
+    @server.tool(annotations=READS)
+    def list_sessions(
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=MAX_SESSIONS_PAGE, description="sessions per page")] = 50,
+        cursor: Annotated[str | None, Field(max_length=512, description="next_cursor of the previous page")] = None,
+        known_at: KnownAt = None,
+    ) -> Annotated[CallToolResult, SessionPageOut]:
+        """The conversations kept (add_turns), in the order they began: each with its live turn count and
+        when its first and last turns were said."""
+        scope = TimeScope.resolve(None, known_at)
+        page = memory.conversations.sessions(workspace_of(ctx), limit=limit, cursor=cursor, known_at=scope.known_at)
+        return _result(SessionPageOut.of(page))
+
+    @server.tool(annotations=READS)
+    def get_turn(turn_id: TurnId, ctx: Context) -> Annotated[CallToolResult, TurnOut]:
+        """One turn by its id, live or retracted (retracted_at says when)."""
+        return _result(TurnOut.of(memory.conversations.get_turn(workspace_of(ctx), turn_id)))
+
+    @server.tool(annotations=WRITES)
+    def retract_turn(
+        turn_id: TurnId, body: Annotated[RetractIn, Describe(reason="why it should not be remembered")], ctx: Context
+    ) -> Annotated[CallToolResult, TurnRetractOut]:
+        """Take back one turn of a conversation: recall and reads no longer find it from now on.
+
+        Nothing is deleted: reads as known before now still see it. Retracting it again answers with the
+        first retraction (was_live=false)."""
+        retraction = memory.conversations.retract_turn(workspace_of(ctx), turn_id, body.reason)
+        return _result(TurnRetractOut.of(retraction))
+
+    @server.tool(annotations=WRITES)
+    def clear_session(
+        session: SessionKey,
+        body: Annotated[RetractIn, Describe(reason="why it should not be remembered")],
+        ctx: Context,
+    ) -> Annotated[CallToolResult, SessionClearOut]:
+        """Take back every turn of a conversation at once: recall and reads no longer find them from now on.
+
+        Nothing is deleted: reads as known before now still see them. New turns may still be added."""
+        return _result(SessionClearOut.of(memory.conversations.clear_session(workspace_of(ctx), session, body.reason)))
 
     @server.tool(annotations=READS)
     def entity_profile(

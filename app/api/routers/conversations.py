@@ -34,7 +34,7 @@ def list_sessions(
     return SessionPageOut.of(memory.conversations.sessions(workspace, limit=limit, cursor=cursor, known_at=known))
 
 
-@router.get("/v1/sessions/{session}/turns", response_model=TurnPageOut, responses=errors(404))
+@router.get("/v1/sessions/{session:path}/turns", response_model=TurnPageOut, responses=errors(404))
 def session_turns(
     session: str,
     memory: MemoryDep,
@@ -71,7 +71,9 @@ def session_turns(
     return TurnPageOut.of(page)
 
 
-@router.delete("/v1/sessions/{session}/turns", response_model=SessionClearOut, responses={**WITH_BODY, **errors(404)})
+@router.delete(
+    "/v1/sessions/{session:path}/turns", response_model=SessionClearOut, responses={**WITH_BODY, **errors(404)}
+)
 def clear_session(
     session: str, memory: MemoryDep, workspace: WorkspaceDep, body: Annotated[RetractIn | None, Body()] = None
 ) -> SessionClearOut:
