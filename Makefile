@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench examples
 
-.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel
+.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel standard-venv
 
 # Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew. `make up` installs
 # the server alone (no PyTorch: the default model runs on ONNX Runtime); `make check` adds the check extra
@@ -37,6 +37,20 @@ $(BIN)/.installed: $(BIN)/.installed-check
 install-check: $(BIN)/.installed-check
 install: $(BIN)/.installed
 
+# LangChain's standard retriever tests (tests/standard/) run in a virtualenv of their own: langchain-tests
+# brings pytest plugins (pytest-asyncio, pytest-socket, pytest-benchmark, pytest-codspeed, pytest-recording,
+# syrupy) that would load into every test of the main suite, which runs with none of them. It holds the
+# client (httpx, pydantic), langchain-core and langchain-tests, linked to the same checkout; no server.
+# tests/test_integration_langchain.py runs it against the suite's own server and Neo4j.
+STANDARD := $(VENV)-standard
+$(STANDARD)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(STANDARD)
+	$(STANDARD)/bin/python -m pip install --quiet --upgrade pip
+	$(STANDARD)/bin/python -m pip install --quiet -c constraints.txt setuptools
+	$(STANDARD)/bin/python -m pip install --progress-bar off -c constraints.txt -e ".[standard-tests]" $(STRICT)
+	touch $@
+standard-venv: $(STANDARD)/.installed
+
 # The checkout installs as one package, `donto` (app/ is donto, extraction/ donto.extraction, cypher/
 # donto.cypher), through a tree of links that setuptools lays out as installed (build/__editable__.*,
 # its "strict" editable mode). Its default mode maps the names with an import hook that Python asks
@@ -63,11 +77,12 @@ $(BIN)/.linked: $(BIN)/.linked-files pyproject.toml $(BIN)/.installed-server
 FORCE:
 
 # What a new user's pip resolves today, written to constraints.txt: a throwaway virtualenv installs the
-# test extra (server and docs included) with no constraints, and its versions are frozen. Then `make test`.
+# test extra (server and docs included) and the standard tests' with no constraints, and its versions are
+# frozen. Then `make test`.
 lock:
 	rm -rf $(VENV)-lock && $(PYTHON) -m venv $(VENV)-lock
 	$(VENV)-lock/bin/python -m pip install --quiet --upgrade pip
-	$(VENV)-lock/bin/python -m pip install --quiet ".[test]"
+	$(VENV)-lock/bin/python -m pip install --quiet ".[test,standard-tests]"
 	{ grep '^#' constraints.txt; $(VENV)-lock/bin/python -m pip freeze --all --exclude-editable | grep -v '^donto-memory\|^pip=='; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt && rm -rf $(VENV)-lock
 	@echo "constraints.txt resolved anew: review git diff constraints.txt, then make test"
@@ -115,6 +130,7 @@ ifeq ($(DONTO_TEST_BROWSER),install)
 	  { echo "DONTO_TEST_BROWSER=install: could not apt-get chromium chromium-driver (root, apt and a network needed)"; exit 1; }
 endif
 
-# Everything: the fast tier, then the whole suite against a real Neo4j.
-test: install check neo4j model browser
-	$(BIN)/python -m pytest -m "not unit"
+# Everything: the fast tier, then the whole suite against a real Neo4j (LangChain's standard tests
+# included, run from their own virtualenv, which DONTO_TEST_STANDARD_PYTHON names).
+test: install check neo4j model browser standard-venv
+	DONTO_TEST_STANDARD_PYTHON=$(abspath $(STANDARD))/bin/python $(BIN)/python -m pytest -m "not unit"

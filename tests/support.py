@@ -163,3 +163,40 @@ def text_image(lines: list[str], fmt: str = "PNG", size: int = 28, **save) -> by
     out = io.BytesIO()
     image.save(out, fmt, **save)
     return out.getvalue()
+
+
+# What the retriever adapters' tests (tests/test_integration_langchain.py, tests/test_integration_llama_index.py)
+# recall from: two chats, each a session, and a registered document.
+MOVING = [
+    ("Ann", "I'm moving to Porto in June; I found a flat near the river."),
+    ("Bob", "Porto! What will you do about your cat?"),
+    ("Ann", "My sister Clara will look after Miso the cat until I settle in."),
+    ("Bob", "Are you keeping your job at Initech?"),
+    ("Ann", "Yes, Initech lets me work remotely from Porto."),
+    ("Bob", "Then let's have a farewell dinner on Friday at the Thai place."),
+]
+BOOK_CLUB = [
+    ("Dee", "This month the book club reads The Left Hand of Darkness."),
+    ("Eve", "I'll host the book club at my flat on the 14th."),
+    ("Dee", "Great, I'll bring the cake to the book club."),
+]
+MINUTES = "Minutes of the board.\nThe Porto office opens in March 2025, led by Rui Costa.\nNothing else was decided."
+
+
+def write_chats_and_minutes(memory) -> None:
+    """Writes MOVING (session `moving`, 8 May 2023), BOOK_CLUB (session `book-club`, 2 June 2023) and MINUTES
+    (a document, 20 November 2024) through `memory`, a donto.Client."""
+    for session, started, said in (("moving", "2023-05-08", MOVING), ("book-club", "2023-06-02", BOOK_CLUB)):
+        memory.add_turns(
+            session={"external_id": session, "started_at": f"{started}T18:00:00Z"},
+            turns=[
+                {
+                    "external_id": f"{session}-{i}",
+                    "speaker": who,
+                    "text": text,
+                    "occurred_at": f"{started}T18:{i:02d}:00Z",
+                }
+                for i, (who, text) in enumerate(said)
+            ],
+        )
+    memory.register_document(text=MINUTES, title="Board minutes", occurred_at="2024-11-20T10:00:00Z")

@@ -216,7 +216,7 @@ def test_reposting_a_retracted_turns_external_id_writes_nothing(api: Api):
     assert texts(turns(api, "again")) == ["line 1"]
 
 
-def test_clearing_a_session_retracts_its_live_turns_and_lets_new_ones_follow(api: Api):
+def test_clearing_a_session_retracts_its_live_turns_and_lets_new_ones_follow(api: Api, memory):
     written = post(api, "clear", said(4))
     api.request("DELETE", f"/v1/turns/{written['turns'][0]['id']}")
     response = api.request("DELETE", "/v1/sessions/clear/turns", json={"reason": "user asked"})
@@ -232,6 +232,14 @@ def test_clearing_a_session_retracts_its_live_turns_and_lets_new_ones_follow(api
     post(api, "clear", [{"external_id": "new", "speaker": "user", "text": "Starting over."}])
     [new] = turns(api, "clear")["turns"]
     assert new["text"] == "Starting over." and new["seq"] == 4
+    # Embedded without the retracted turn before it: its exchange is itself alone.
+    [cosine] = memory.graph.read(
+        lambda tx: tx.run(
+            "MATCH (t:Turn {id: $id}) RETURN vector.similarity.cosine(t.embedding, t.contextEmbedding) AS c",
+            id=new["id"],
+        ).value()
+    )
+    assert cosine == pytest.approx(1.0, abs=1e-4)
 
 
 def test_a_retracted_turn_is_not_recalled_now_but_is_as_known_before(api: Api):

@@ -648,7 +648,7 @@ def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remember
     for arm, rows in zip(arms, together.rows):
         own = arm_params(arm, read(question, scope.known_at), vector, 20)
         assert own is not None, arm.name
-        alone = memory.graph.read_list(arm.query, workspace=workspace, **scope.params(), **own)
+        alone = memory.graph.read_list(arm.query, workspace=workspace, **scope.params(), sessions=None, **own)
         assert rows == alone and rows, arm.name
 
 
@@ -757,6 +757,7 @@ def test_a_vector_arm_leaves_its_index_alone_where_the_workspace_holds_none_of_i
             params = {
                 "workspace": ws,
                 **scope.params(),
+                "sessions": None,
                 **arm_params(ARMS[arm], read("bees", scope.known_at), vector, 20),
             }
             summary = memory.graph.read(lambda tx: tx.run("PROFILE " + query.text, params).consume())  # noqa: B023

@@ -64,6 +64,7 @@ def test_another_tenants_many_better_matches_leave_full_text_recall_its_own(clie
         lucene="tomatoes",
         fulltext_candidates=2,  # fewer than the crowd's sessions
         limit=1,
+        sessions=None,
         **TimeScope.now().params(),
     )
     assert [s["sessionExternalId"] for s in sessions] == ["garden"]

@@ -109,7 +109,7 @@ class EpisodeService:
         next_seq = last["seq"] + 1 if last else 0
         request_time = utc_now()
         rows, before = [], []
-        previous = last
+        previous = context(last)
         for turn in turns:
             if turn.external_id in known:
                 continue
@@ -149,7 +149,7 @@ class EpisodeService:
                 for i, row in enumerate(rows):
                     row["seq"] = base + i
                 if rows and not says_nothing(rows[0]):
-                    rows[0]["contextEmbedding"] = self.encoder.encode_one(exchange_text(last, rows[0]))
+                    rows[0]["contextEmbedding"] = self.encoder.encode_one(exchange_text(context(last), rows[0]))
             result = self.graph.run(
                 tx,
                 "episode_write",
@@ -179,3 +179,9 @@ class EpisodeService:
             "metadata": turn_metadata.serialise(turn.metadata) if turn.metadata is not None else None,
             "passages": passages,
         }
+
+
+def context(last: dict | None) -> dict | None:
+    """What the next turn is embedded with: the session's last turn, unless it was retracted (a turn
+    taken back leaves nothing of itself in what is written after it)."""
+    return None if last is None or last.get("retracted") else last
