@@ -13,7 +13,7 @@ from donto.mcp.tools import build_server
 
 # What only the REST API and the client do: health, paging helpers, predicates, documents' text, batch
 # memorize, job internals, workspace settings, identity links' retraction, single reads by id,
-# perspectives and the event log.
+# perspectives, the event log, and the conversation listings' iterators.
 REST_ONLY = {
     "health",
     "request",
@@ -42,6 +42,8 @@ REST_ONLY = {
     "add_perspective",
     "memory_events",
     "iter_memory_events",
+    "iter_sessions",
+    "iter_session_turns",
 }
 
 
@@ -56,7 +58,7 @@ def methods(client: type) -> set[str]:
 
 def test_every_mcp_tool_is_a_client_method_of_the_same_name():
     tools = mcp_tools()
-    assert len(tools) == 44
+    assert len(tools) == 49
     for client in (donto.Client, donto.AsyncClient):
         assert sorted(tools - methods(client)) == [], f"MCP tools {client.__name__} lacks"
 
