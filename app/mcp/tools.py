@@ -386,8 +386,9 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         cursor: Annotated[str | None, Field(max_length=512, description="next_cursor of the previous page")] = None,
         known_at: KnownAt = None,
     ) -> Annotated[CallToolResult, SessionPageOut]:
-        """The conversations kept (add_turns), in the order they began: each with its live turn count and
-        when its first and last turns were said."""
+        """The conversations kept (add_turns), in the order they began, a page at a time.
+
+        Each with its live turn count and when its first and last turns were said."""
         scope = TimeScope.resolve(None, known_at)
         page = memory.conversations.sessions(workspace_of(ctx), limit=limit, cursor=cursor, known_at=scope.known_at)
         return _result(SessionPageOut.of(page))

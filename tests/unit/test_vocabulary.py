@@ -13,7 +13,7 @@ from donto.mcp.tools import build_server
 
 # What only the REST API and the client do: health, paging helpers, predicates, documents' text, batch
 # memorize, job internals, workspace settings, identity links' retraction, single reads by id,
-# perspectives and the event log.
+# perspectives, the event log, and the conversation listings' iterators.
 REST_ONLY = {
     "health",
     "request",
