@@ -81,7 +81,7 @@ def test_a_sessions_turns_come_back_in_order_with_their_metadata_exactly(api: Ap
 def test_a_session_named_with_slashes_and_spaces_reads_back(api: Api):
     post(api, "team/chat 1", said(2))
     assert texts(turns(api, "team%2Fchat%201")) == ["line 0", "line 1"]
-    assert api.request("DELETE", "/v1/sessions/team/chat 1/turns").json()["retracted"] == 2
+    assert api.request("POST", "/v1/sessions/team/chat 1/clear").json()["retracted"] == 2
 
 
 def test_metadata_is_never_searched(api: Api):
@@ -186,7 +186,7 @@ def test_a_retracted_turn_leaves_every_read_as_known_now_and_stays_as_known_befo
     written = post(api, "r", said(3))
     before = written["recorded_at"]
     middle = written["turns"][1]["id"]
-    response = api.request("DELETE", f"/v1/turns/{middle}", json={"reason": "sent by mistake"})
+    response = api.request("POST", f"/v1/turns/{middle}/retract", json={"reason": "sent by mistake"})
     assert response.status_code == 200, response.text
     retraction = response.json()
     assert retraction["id"] == middle and retraction["was_live"] is True
@@ -203,13 +203,13 @@ def test_a_retracted_turn_leaves_every_read_as_known_now_and_stays_as_known_befo
     [listed_then] = api.get("/v1/sessions", params={"known_at": before}).json()["sessions"]
     assert listed_then["turn_count"] == 3
 
-    again = api.request("DELETE", f"/v1/turns/{middle}").json()
+    again = api.request("POST", f"/v1/turns/{middle}/retract").json()
     assert again == {"id": middle, "retracted_at": retraction["retracted_at"], "was_live": False}
 
 
 def test_reposting_a_retracted_turns_external_id_writes_nothing(api: Api):
     written = post(api, "again", said(2))
-    api.request("DELETE", f"/v1/turns/{written['turns'][0]['id']}")
+    api.request("POST", f"/v1/turns/{written['turns'][0]['id']}/retract")
     reposted = post(api, "again", said(2))
     assert [t["created"] for t in reposted["turns"]] == [False, False]
     assert [t["id"] for t in reposted["turns"]] == [t["id"] for t in written["turns"]]
@@ -218,14 +218,14 @@ def test_reposting_a_retracted_turns_external_id_writes_nothing(api: Api):
 
 def test_clearing_a_session_retracts_its_live_turns_and_lets_new_ones_follow(api: Api, memory):
     written = post(api, "clear", said(4))
-    api.request("DELETE", f"/v1/turns/{written['turns'][0]['id']}")
-    response = api.request("DELETE", "/v1/sessions/clear/turns", json={"reason": "user asked"})
+    api.request("POST", f"/v1/turns/{written['turns'][0]['id']}/retract")
+    response = api.request("POST", "/v1/sessions/clear/clear", json={"reason": "user asked"})
     assert response.status_code == 200, response.text
     cleared = response.json()
     assert cleared["retracted"] == 3 and cleared["session_id"] == written["session_id"]
     assert turns(api, "clear")["turns"] == []
     assert len(turns(api, "clear", known_at=written["recorded_at"])["turns"]) == 4
-    assert api.request("DELETE", "/v1/sessions/clear/turns").json()["retracted"] == 0
+    assert api.request("POST", "/v1/sessions/clear/clear").json()["retracted"] == 0
     [listed] = api.get("/v1/sessions").json()["sessions"]
     assert listed["turn_count"] == 0 and listed["first_at"] is None and listed["last_at"] is None
 
@@ -253,14 +253,14 @@ def test_a_retracted_turn_is_not_recalled_now_but_is_as_known_before(api: Api):
     )
     question = "What is Ann's locker combination at the Riverside gym?"
     assert "s0" in recalled_turns(recall(api, question))
-    api.request("DELETE", f"/v1/turns/{written['turns'][0]['id']}")
+    api.request("POST", f"/v1/turns/{written['turns'][0]['id']}/retract")
     for arm in (None, ["fulltext"], ["turn_vector"], ["passage_vector"], ["exchange_vector"], ["session_cover_text"]):
         extra = {"arms": arm} if arm else {}
         now = recall(api, question, **extra)
         assert "s0" not in recalled_turns(now) and all("4471" not in i["text"] for i in now["items"]), arm
     assert "s0" in recalled_turns(recall(api, question, known_at=written["recorded_at"]))
 
-    api.request("DELETE", "/v1/sessions/secret/turns")
+    api.request("POST", "/v1/sessions/secret/clear")
     assert recalled_turns(recall(api, question)) == set()
 
 
@@ -325,9 +325,9 @@ def test_the_workspaces_sessions_are_listed_in_the_order_they_began_a_page_at_a_
 def test_what_the_workspace_does_not_hold_is_a_404_naming_it(api: Api):
     for method, path, field, named in [
         ("GET", "/v1/sessions/nowhere/turns", "session", "'nowhere'"),
-        ("DELETE", "/v1/sessions/nowhere/turns", "session", "'nowhere'"),
+        ("POST", "/v1/sessions/nowhere/clear", "session", "'nowhere'"),
         ("GET", "/v1/turns/no-such-turn", "turn_id", "'no-such-turn'"),
-        ("DELETE", "/v1/turns/no-such-turn", "turn_id", "'no-such-turn'"),
+        ("POST", "/v1/turns/no-such-turn/retract", "turn_id", "'no-such-turn'"),
     ]:
         response = api.request(method, path)
         assert response.status_code == 404, (method, path)
@@ -341,8 +341,8 @@ def test_one_workspace_never_reaches_anothers_sessions(client, memory, api: Api)
     other = Api(client, "t-" + uuid.uuid4().hex[:12])
     assert other.get("/v1/sessions/private/turns").status_code == 404
     assert other.get(f"/v1/turns/{turn_id}").status_code == 404
-    assert other.request("DELETE", f"/v1/turns/{turn_id}").status_code == 404
-    assert other.request("DELETE", "/v1/sessions/private/turns").status_code == 404
+    assert other.request("POST", f"/v1/turns/{turn_id}/retract").status_code == 404
+    assert other.request("POST", "/v1/sessions/private/clear").status_code == 404
     assert other.get("/v1/sessions").json()["sessions"] == []
     assert len(turns(api, "private")["turns"]) == 2  # untouched
 

@@ -520,12 +520,12 @@ class AsyncClient:
         """Take back a turn (and its passages): gone from reads and recall as known from now on, still
         there as known before. Again: the first retraction, `was_live=False`."""
         body = body_of(RetractIn, None, {"reason": reason}) if reason is not None else None
-        return await self._call(TurnRetractOut, "DELETE", f"/v1/turns/{segment(turn_id)}", json=body)
+        return await self._call(TurnRetractOut, "POST", f"/v1/turns/{segment(turn_id)}/retract", json=body)
 
     async def clear_session(self, session: str, reason: str | None = None) -> SessionClearOut:
         """Retract every live turn of the conversation at once (new turns may still follow)."""
         body = body_of(RetractIn, None, {"reason": reason}) if reason is not None else None
-        return await self._call(SessionClearOut, "DELETE", f"/v1/sessions/{segment(session)}/turns", json=body)
+        return await self._call(SessionClearOut, "POST", f"/v1/sessions/{segment(session)}/clear", json=body)
 
     # -- recall and exploration ------------------------------------------------------------------
 

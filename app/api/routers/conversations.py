@@ -71,8 +71,8 @@ def session_turns(
     return TurnPageOut.of(page)
 
 
-@router.delete(
-    "/v1/sessions/{session:path}/turns", response_model=SessionClearOut, responses={**WITH_BODY, **errors(404)}
+@router.post(
+    "/v1/sessions/{session:path}/clear", response_model=SessionClearOut, responses={**WITH_BODY, **errors(404)}
 )
 def clear_session(
     session: str, memory: MemoryDep, workspace: WorkspaceDep, body: Annotated[RetractIn | None, Body()] = None
@@ -89,11 +89,12 @@ def get_turn(turn_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> TurnOu
     return TurnOut.of(memory.conversations.get_turn(workspace, turn_id))
 
 
-@router.delete("/v1/turns/{turn_id}", response_model=TurnRetractOut, responses={**WITH_BODY, **errors(404)})
+@router.post("/v1/turns/{turn_id}/retract", response_model=TurnRetractOut, responses={**WITH_BODY, **errors(404)})
 def retract_turn(
     turn_id: str, memory: MemoryDep, workspace: WorkspaceDep, body: Annotated[RetractIn | None, Body()] = None
 ) -> TurnRetractOut:
     """Retract a turn and its passages: it leaves every read as known from now on (session turns,
     listings, recall), and stays in reads as known before. Retracting again answers with the first
-    retraction (`was_live: false`)."""
+    retraction (`was_live: false`, where a claim's second retraction is a 409: chat frameworks pop and
+    clear from several places at once, and the second of two is not an error)."""
     return TurnRetractOut.of(memory.conversations.retract_turn(workspace, turn_id, body.reason if body else None))

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # the domain types the converters take; the models alone stay
 
 
 class TurnOut(BaseModel):
-    id: str = Field(description="donto's id of the turn (GET/DELETE /v1/turns/{turn_id})")
+    id: str = Field(description="donto's id of the turn (GET /v1/turns/{turn_id}, POST /v1/turns/{turn_id}/retract)")
     external_id: str = Field(description="the id the turn was posted with")
     session: str = Field(description="the external id of its session")
     seq: int = Field(description="its place in the session, from 0; pass it as `after` to read what followed it")
