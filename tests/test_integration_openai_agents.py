@@ -18,8 +18,8 @@ from agents import Agent, RunConfig, Runner, function_tool  # noqa: E402
 from agents.testing import ScriptedModel, assistant_message, function_call  # noqa: E402
 
 import donto  # noqa: E402
-from donto.episodes.metadata import MAX_METADATA_BYTES  # noqa: E402
 from donto.integrations.openai_agents import DontoSession  # noqa: E402
+from donto.metadata import MAX_METADATA_BYTES  # noqa: E402
 from support import ADMIN_KEY, served_api  # noqa: E402
 
 T = TypeVar("T")

@@ -7,7 +7,7 @@ its text, dated by the time expressions they hold against the document's `occurr
 written or said; else when it was registered), and embedded by the background embedder: a document
 is recallable with no LLM, as a session's turns are.
 
-A document may carry metadata, a caller's bounded JSON object (episodes.metadata's bounds, as a
+A document may carry metadata, a caller's bounded JSON object (donto.metadata's bounds, as a
 turn's), kept as JSON text and handed back as it came, never searched; its text may then be empty:
 a document with no passages, readable and listed but never recalled. Retracting a revision closes
 its transaction time and its passages'; the listing pages through documents by external id, each by
@@ -24,7 +24,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from donto import cursors
-from donto.episodes import metadata as document_metadata
+from donto import metadata as document_metadata
 from donto.episodes.passages import capped, dated_passages, line_passages, with_speakers
 from donto.errors import InvalidInput, NotFound
 from donto.graph.client import GraphClient, next_transaction_time

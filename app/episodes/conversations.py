@@ -14,7 +14,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from donto import cursors
-from donto.episodes import metadata as turn_metadata
+from donto import metadata as turn_metadata
 from donto.errors import InvalidInput, NotFound
 from donto.graph.client import GraphClient, next_transaction_time
 from donto.temporal.instants import to_native

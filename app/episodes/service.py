@@ -12,9 +12,9 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from donto import metadata as turn_metadata
 from donto.embedding.encoder import Encoder
 from donto.embedding.turns import embed_turns, exchange_text, says_nothing
-from donto.episodes import metadata as turn_metadata
 from donto.episodes.passages import dated_passages, split_passages
 from donto.errors import InvalidInput
 from donto.graph.client import GraphClient, next_transaction_time

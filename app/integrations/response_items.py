@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from donto.api.schemas.episodes import MAX_TURN_CHARS
-from donto.episodes.metadata import MAX_METADATA_BYTES, MAX_METADATA_DEPTH, depth, serialise
+from donto.metadata import MAX_METADATA_BYTES, MAX_METADATA_DEPTH, depth, serialise
 
 ITEM_KEY = "openai_agents_item"  # metadata {ITEM_KEY: item}: the whole item
 PART_KEY = "openai_agents_item_part"  # metadata {PART_KEY: {item, index, of, json}}: one part of one

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from donto import cursors
+from donto import cursors, metadata
 from donto.api.schemas.episodes import EpisodeIn
 from donto.embedding.turns import embed_turns, exchange_text, turn_texts
-from donto.episodes import metadata
 from donto.errors import InvalidInput, invalid_input
 
 

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from donto.api.schemas.episodes import MAX_TURN_CHARS, TurnIn
-from donto.episodes.metadata import MAX_METADATA_BYTES, serialise
 from donto.integrations.response_items import (
     ITEM_KEY,
     MAX_ITEM_BYTES,
@@ -25,6 +24,7 @@ from donto.integrations.response_items import (
     split,
     turns_of,
 )
+from donto.metadata import MAX_METADATA_BYTES, serialise
 
 pytestmark = pytest.mark.unit
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
+from donto import metadata as turn_metadata
 from donto.api.schemas.common import Instant, Key, Strict
-from donto.episodes import metadata as turn_metadata
 from donto.temporal.instants import iso
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client

@@ -1,6 +1,6 @@
-"""A turn's metadata: a caller's JSON object kept beside the turn (a message's role, tool call ids,
-a model name), stored as one JSON string property (Neo4j properties hold no maps) and handed back
-as it came. Bounded, so that a turn stays a turn: never searched, embedded or read by recall's
+"""Metadata: a caller's JSON object kept beside a turn or a document revision (a message's role, tool
+call ids, a framework's item), stored as one JSON string property (Neo4j properties hold no maps) and handed back
+as it came. Bounded, so that a turn stays a turn and a document a document: never searched, embedded or read by recall's
 ranking. Pure Python: the request models check it before anything is written."""
 
 from __future__ import annotations
