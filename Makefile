@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench examples
 
-.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel standard-venv
+.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel standard-venv tck
 
 # Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew. `make up` installs
 # the server alone (no PyTorch: the default model runs on ONNX Runtime); `make check` adds the check extra
@@ -134,3 +134,10 @@ endif
 # included, run from their own virtualenv, which DONTO_TEST_STANDARD_PYTHON names).
 test: install check neo4j model browser standard-venv
 	DONTO_TEST_STANDARD_PYTHON=$(abspath $(STANDARD))/bin/python $(BIN)/python -m pytest -m "not unit"
+
+# The Neo4j Labs agent-memory conformance kit (TCK: a copy of its folder, never in this repository) run
+# through donto's own bridge (bench/tck.py): its counts per tier. Against a running donto with
+# DONTO_URL and DONTO_API_KEY (an admin key) set, else against an API and a throwaway Neo4j it starts.
+TCK ?= ../shared/tck
+tck: install neo4j model
+	$(BIN)/python -m bench tck --kit $(TCK) $(if $(DONTO_URL),--url $(DONTO_URL) --api-key "$$DONTO_API_KEY")
