@@ -4,6 +4,7 @@
 //          its evidence cites, documents or sessions), derivedFrom, supports,
 //          contradicts, supersedes, derivedBy, supportedBy, contradictedBy, supersededBy (lists of claim ids;
 //          supersededBy names declared SUPERSEDES links only: the API answers claims_superseded's),
+//          corrects, correctedBy (the claim this one is a new version of; the one that corrected it),
 //          evidence (list of {spanId, documentId, start, end, text})
 MATCH (c:Claim {id: $id})
 WHERE c.workspace = $workspace
@@ -19,5 +20,7 @@ RETURN c {.id, .subject, .predicate, .object, .objectKind, .objectDatatype, .con
        [(x)-[:SUPPORTS]->(c) | x.id] AS supportedBy,
        [(x)-[:CONTRADICTS]->(c) | x.id] AS contradictedBy,
        [(x)-[:SUPERSEDES]->(c) | x.id] AS supersededBy,
+       [(c)-[:CORRECTS]->(x) | x.id] AS corrects,
+       [(x)-[:CORRECTS]->(c) | x.id] AS correctedBy,
        [(c)-[:EVIDENCED_BY]->(s:Span)-[:IN]->(d:Document|Turn) |
           {spanId: s.id, documentId: d.id, start: s.start, end: s.end, text: s.text}] AS evidence

@@ -9,7 +9,7 @@
 // A premise P (C itself at depth 0) is out of date in scope when, at $valid_at as known at $known_at:
 //   superseded — claims_superseded.cypher says so (the caller asks it about every walked claim:
 //                supersession is decided there alone);
-//   retracted  — P's txTo <= $known_at;
+//   retracted  — P's txTo <= $known_at (corrected, when a claim known by then CORRECTS it: correctedBy);
 //   expired    — P's validTo <= $valid_at and no known claim of the same subject, predicate and
 //                object is valid at $valid_at.
 // Contested: known claims valid at $valid_at that CONTRADICT P (either direction).
@@ -17,7 +17,7 @@
 //             $max_depth (0..32), $fan_out (integer >= 1)
 // Returns: one row per claim known at $known_at: claimId, walked (claims on the walk),
 //          skipped (edges not followed), truncated (boolean),
-//          premises (list of {id, depth, path, retracted, expired, contestedBy}, one per walked
+//          premises (list of {id, depth, path, retracted, expired, contestedBy, correctedBy}, one per walked
 //          claim, C itself included), timeUnknown (C's valid time is words donto could not resolve)
 // The predicate registry of the workspace, read once: name, aliases, cardinality.
 CALL () {
@@ -74,5 +74,6 @@ WITH c,
      count(p) AS walked,
      sum(skippedHere) AS skipped,
      collect({id: p.id, depth: depth, path: path, retracted: retracted, expired: expired,
-              contestedBy: contestedBy}) AS premises
+              contestedBy: contestedBy,
+              correctedBy: [(q:Claim)-[:CORRECTS]->(p) WHERE q.txFrom <= $known_at | q.id]}) AS premises
 RETURN c.id AS claimId, walked, skipped, skipped > 0 AS truncated, premises, c.validWhen IS NOT NULL AS timeUnknown

@@ -34,6 +34,10 @@
 // their cardinality (declaredBy: 'user' | 'model' | 'default'; see app/predicates).
 
 // Claims: reified statements with valid time (validFrom/validTo) and transaction time (txFrom/txTo).
+// Between claims: DERIVED_FROM, SUPPORTS, CONTRADICTS, SUPERSEDES (a later value replaces this one in
+// the world) and CORRECTS (this claim is a corrected version of that one, which donto then believed no
+// longer: its txTo is the correction's txFrom, retractionReason 'corrected by <id>'). Relationships need
+// no index: every read reaches them from a claim found by its own.
 CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE;
 CREATE INDEX claim_content_key IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.contentKey);
 CREATE INDEX claim_subject_predicate IF NOT EXISTS FOR (c:Claim) ON (c.workspace, c.subject, c.predicate);

@@ -128,6 +128,8 @@ class NewClaim:
     supports: tuple[str, ...] = ()
     contradicts: tuple[str, ...] = ()
     supersedes: tuple[str, ...] = ()
+    # The claim this one is a new version of (at most one): its transaction time closes as this is written.
+    corrects: tuple[str, ...] = ()
     evidence: tuple[Evidence, ...] = ()
     hypothesis: bool = False  # inferred or conceivable, not stated by its source
     # The words of a start time donto could not resolve ("as a child"): the claim's valid time is unknown.

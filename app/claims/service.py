@@ -22,7 +22,7 @@ from donto.claims.models import (
     WriteOutcome,
     WriteResult,
 )
-from donto.errors import InvalidInput, NotFound
+from donto.errors import Conflict, InvalidInput, NotFound
 from donto.graph.client import GraphClient, next_transaction_time
 from donto.graph.retraction import retract
 from donto.identity.service import IdentityService
@@ -30,7 +30,7 @@ from donto.ids import uuid7
 from donto.temporal.instants import to_native
 from donto.temporal.scope import TimeScope
 
-LINKS = ("derived_from", "supports", "contradicts", "supersedes")
+LINKS = ("derived_from", "supports", "contradicts", "supersedes", "corrects")
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,16 @@ class ClaimService:
         item rejects the batch with nothing written. Only what the batch has is written: links
         and evidence are statements of their own, run when some new claim carries them."""
         first_by_key: dict[str, int] = {}
+        corrected: dict[str, int] = {}
         for index, claim in enumerate(claims):
             first_by_key.setdefault(claim.content_key, index)
+            for target in claim.corrects:
+                if target in corrected:
+                    raise InvalidInput(
+                        f"claims[{corrected[target]}] corrects {target!r} too: a claim has one new version at a time",
+                        field=f"claims[{index}].corrects",
+                    )
+                corrected[target] = index
         referenced = sorted({i for c in claims for link in LINKS for i in getattr(c, link)})
         documents = sorted({e.document_id for c in claims for e in c.evidence})
         # Sources are immutable revisions, so spans are cut before the write transaction.
@@ -93,6 +101,12 @@ class ClaimService:
                     _check_links(row, known)
             keys = [row.node["contentKey"] for row in rows]
             live = {r["contentKey"]: r["id"] for r in self.graph.run(tx, "claims_live", workspace=workspace, keys=keys)}
+            for row in rows:
+                if row.claim.corrects and row.node["contentKey"] in live:
+                    raise InvalidInput(
+                        f"claim {live[row.node['contentKey']]!r} says this already: a correction states something new",
+                        field=f"claims[{row.index}].corrects",
+                    )
             new = [row for row in rows if row.node["contentKey"] not in live]
             nodes = [row.node for row in new]
             for start in range(0, len(nodes), WRITE_SLICE):
@@ -104,6 +118,21 @@ class ClaimService:
                 self.graph.run(tx, "claims_link", workspace=workspace, links=links)
             if evidence := [ev for row in new for ev in row.evidence]:
                 self.graph.run(tx, "claims_evidence", workspace=workspace, evidence=evidence)
+            if corrections := [
+                {"index": row.index, "new": row.node["id"], "old": row.claim.corrects[0]}
+                for row in new
+                if row.claim.corrects
+            ]:
+                ended = self.graph.run(
+                    tx, "claims_correct", workspace=workspace, recorded_at=recorded_at, corrections=corrections
+                )
+                for r in sorted(ended, key=lambda r: r["index"]):
+                    if not r["wasLive"]:  # raised inside the transaction: nothing of the batch is written
+                        raise Conflict(
+                            f"claim {r['old']!r} is no longer current: it was retracted or corrected at "
+                            f"{to_native(r['endedAt']).isoformat()}; correct the claim that replaced it",
+                            field=f"claims[{r['index']}].corrects",
+                        )
             return recorded_at, live
 
         recorded_at, live = self.graph.write(work, name="claims_write")
@@ -156,6 +185,8 @@ class ClaimService:
                 "supportedBy",
                 "contradictedBy",
                 "supersededBy",
+                "corrects",
+                "correctedBy",
             )
         }
         claim.evidence = [
@@ -222,7 +253,8 @@ def _check_links(row: _Row, known: set[str]) -> None:
     for link in LINKS:
         for j, target in enumerate(getattr(row.claim, link)):
             if target not in known:
-                raise InvalidInput(f"no claim {target!r} in this workspace", field=f"claims[{row.index}].{link}[{j}]")
+                where = f"claims[{row.index}].{link}" + ("" if link == "corrects" else f"[{j}]")  # corrects: one id
+                raise InvalidInput(f"no claim {target!r} in this workspace", field=where)
 
 
 def claim_text(subject: str, predicate: str, obj: str, quotes: list[str]) -> str:

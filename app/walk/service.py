@@ -23,7 +23,7 @@ class Reason:
     claim_id: str
     depth: int
     path: list[str]
-    kind: str  # superseded | retracted | expired
+    kind: str  # superseded | retracted | corrected | expired
     by: list[str]
 
 
@@ -96,8 +96,9 @@ def _shape(row: dict[str, Any], replaced: dict[str, list[str]]) -> ClaimStatus:
         trail = list(p["path"])
         if replaced.get(p["id"]):
             reasons.append(Reason(p["id"], p["depth"], trail, "superseded", sorted(replaced[p["id"]])))
-        if p["retracted"]:
-            reasons.append(Reason(p["id"], p["depth"], trail, "retracted", []))
+        if p["retracted"]:  # a retraction that a new version made is a correction, and names it
+            corrected = sorted(p["correctedBy"])
+            reasons.append(Reason(p["id"], p["depth"], trail, "corrected" if corrected else "retracted", corrected))
         if p["expired"]:
             reasons.append(Reason(p["id"], p["depth"], trail, "expired", []))
         if p["contestedBy"]:

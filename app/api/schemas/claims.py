@@ -70,6 +70,12 @@ class ClaimIn(Strict):
     supports: list[Id] = Field(default_factory=list, max_length=MAX_LINKS)
     contradicts: list[Id] = Field(default_factory=list, max_length=MAX_LINKS)
     supersedes: list[Id] = Field(default_factory=list, max_length=MAX_LINKS)
+    corrects: Id | None = Field(
+        default=None,
+        description="a claim this one corrects: it becomes that claim's new version (its valid time or object as "
+        "now stated); the old one's transaction time closes as this is written, so reads as known before still see "
+        "it, and a CORRECTS relation links the two. 409 if that claim was retracted or corrected already",
+    )
     evidence: list[EvidenceIn] = Field(default_factory=list, max_length=MAX_LINKS)
     hypothesis: bool = Field(default=False, description="inferred or conceivable, not stated: read as 'possibly: ...'")
 
@@ -94,6 +100,7 @@ class ClaimIn(Strict):
             supports=tuple(self.supports),
             contradicts=tuple(self.contradicts),
             supersedes=tuple(self.supersedes),
+            corrects=(self.corrects,) if self.corrects else (),
             evidence=tuple(Evidence(e.document_id, e.start, e.end) for e in self.evidence),
             hypothesis=self.hypothesis,
         )
@@ -168,6 +175,10 @@ class ClaimOut(BaseModel):
     supported_by: list[str] | None = None
     contradicted_by: list[str] | None = None
     superseded_by: list[str] | None = None
+    corrects: list[str] | None = Field(default=None, description="the claim this one is a corrected version of")
+    corrected_by: list[str] | None = Field(
+        default=None, description="the claim that corrected this one (its transaction time closed then)"
+    )
     evidence: list[EvidenceOut] | None = None
     corroboration: dict[str, int] | None = None
 
@@ -188,6 +199,8 @@ class ClaimOut(BaseModel):
             "supported_by": "supportedBy",
             "contradicted_by": "contradictedBy",
             "superseded_by": "supersededBy",
+            "corrects": "corrects",
+            "corrected_by": "correctedBy",
         }
         detail: dict[str, Any] = {}
         if claim.superseded_by is not None:

@@ -24,8 +24,11 @@ class ReasonOut(Out):
     claim_id: str = Field(description="the premise that is out of date")
     depth: int = Field(description="derivation hops from the asked claim to the premise")
     path: list[str] = Field(description="claim ids from the asked claim down to the premise")
-    kind: Literal["superseded", "retracted", "expired"]
-    by: list[str] = Field(description="the claims that superseded it (kind 'superseded')")
+    kind: Literal["superseded", "retracted", "corrected", "expired"]
+    by: list[str] = Field(
+        description="the claims that superseded it (kind 'superseded'), or its corrected version (kind 'corrected': "
+        "a claim written with `corrects`, which closed this one's transaction time)"
+    )
 
 
 class ContestedOut(Out):
