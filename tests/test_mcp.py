@@ -53,6 +53,8 @@ TOOLS = (
     | {  # what an agent reads (app/mcp/source_tools.py)
         "register_document",
         "get_document",
+        "list_documents",
+        "retract_document",
         "memorize",
         "get_job",
         "list_jobs",

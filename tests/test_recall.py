@@ -443,6 +443,7 @@ def claim_vector_params(workspace: str, dimensions: int) -> dict[str, Any]:
         "candidates": 20,
         "limit": 20,
         "sessions": None,
+        "documents": None,
     }
 
 
@@ -648,7 +649,9 @@ def test_all_arms_in_one_statement_rank_what_each_ranks_alone(api: Api, remember
     for arm, rows in zip(arms, together.rows):
         own = arm_params(arm, read(question, scope.known_at), vector, 20)
         assert own is not None, arm.name
-        alone = memory.graph.read_list(arm.query, workspace=workspace, **scope.params(), sessions=None, **own)
+        alone = memory.graph.read_list(
+            arm.query, workspace=workspace, **scope.params(), sessions=None, documents=None, **own
+        )
         assert rows == alone and rows, arm.name
 
 
@@ -758,6 +761,7 @@ def test_a_vector_arm_leaves_its_index_alone_where_the_workspace_holds_none_of_i
                 "workspace": ws,
                 **scope.params(),
                 "sessions": None,
+                "documents": None,
                 **arm_params(ARMS[arm], read("bees", scope.known_at), vector, 20),
             }
             summary = memory.graph.read(lambda tx: tx.run("PROFILE " + query.text, params).consume())  # noqa: B023
