@@ -16,10 +16,16 @@ nothing else, in a fresh workspace from every `clear_all_data` on:
   facts            a claim (subject, predicate, object entity)
   relationships    a claim (source's name, TYPE, target's name)
 
-A method donto has no capability for (reasoning traces, tool calls, the Platinum hosted-service
-calls, merging entities) answers 501 {"error": "not implemented: …"}, as the protocol allows, and
-the kit's test of it fails or skips; nothing is faked. The bench prints passed, failed and skipped
-per tier and each failing scenario (its SCN id from the kit's registry) by file and test class.
+  reasoning traces a session of the agent's own, `trace:<trace id>` (left out of list_sessions): the
+                   task, each step and each tool call a turn (speaker agent, or tool:NAME), what the
+                   kit reads back in the turn's metadata (kind, step_number, thought/action/observation;
+                   step_id, arguments, result, status, duration_ms, error), the outcome a last turn;
+                   get_tool_stats counts the tool calls' turns; get_similar_traces is recall on the task
+
+A method donto has no capability for (the Platinum hosted-service calls, merging entities) answers
+501 {"error": "not implemented: …"}, as the protocol allows, and the kit's test of it fails or skips;
+nothing is faked. The bench prints passed, failed and skipped per tier and each failing scenario (its
+SCN id from the kit's registry) by file and test class.
 """
 
 from __future__ import annotations
@@ -192,6 +198,92 @@ def fact_of(claim: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+TRACE_PREFIX = "trace:"  # a reasoning trace is the donto session `trace:<id>`; the kit's sessions are the others
+TOOL_FAILED = frozenset({"failure", "error", "timeout", "cancelled"})
+
+
+def trace_session(trace_id: str) -> str:
+    return f"{TRACE_PREFIX}{trace_id}"
+
+
+def step_text(thought: str | None, action: str | None, observation: str | None) -> str:
+    """A step as the words recall searches: what the agent thought, did and saw."""
+    said = (("thought", thought), ("action", action), ("observation", observation))
+    return "\n".join(f"{name}: {value}" for name, value in said if value)
+
+
+def tool_call_of(turn: dict[str, Any]) -> dict[str, Any]:
+    kept = turn["metadata"]
+    return {
+        "id": turn["id"],
+        "tool_name": kept["tool_name"],
+        "arguments": kept.get("arguments") or {},
+        "result": kept.get("result"),
+        "status": kept.get("status") or "pending",
+        "duration_ms": kept.get("duration_ms"),
+        "error": kept.get("error"),
+    }
+
+
+def trace_of(trace_id: str, turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The kit's ReasoningTrace from its session's turns, in order: the task, then steps, each step's
+    tool calls (by the step's turn id) and the outcome."""
+    task = turns[0]
+    steps: list[dict[str, Any]] = []
+    by_step: dict[str, dict[str, Any]] = {}
+    outcome: dict[str, Any] | None = None
+    for turn in turns[1:]:
+        kept = turn.get("metadata") or {}
+        if kept.get("kind") == "step":
+            step = {
+                "id": turn["id"],
+                "trace_id": trace_id,
+                "step_number": kept["step_number"],
+                **{name: kept.get(name) for name in ("thought", "action", "observation")},
+                "tool_calls": [],
+            }
+            steps.append(step)
+            by_step[turn["id"]] = step
+        elif kept.get("kind") == "tool_call" and kept.get("step_id") in by_step:
+            by_step[kept["step_id"]]["tool_calls"].append(tool_call_of(turn))
+        elif kept.get("kind") == "outcome":
+            outcome = turn
+    done = outcome.get("metadata") or {} if outcome else {}
+    return {
+        "id": trace_id,
+        "session_id": (task.get("metadata") or {}).get("session_id", ""),
+        "task": task["text"],
+        "steps": steps,
+        "outcome": outcome["text"] or None if outcome else None,
+        "success": done.get("success"),
+        "started_at": task.get("occurred_at") or task["recorded_at"],
+        "completed_at": (outcome.get("occurred_at") or outcome["recorded_at"]) if outcome else None,
+    }
+
+
+def tool_stats_of(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The kit's ToolStats per tool name, from the tool calls' turns (pending ones neither succeeded nor failed)."""
+    by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for call in calls:
+        by_name[call["tool_name"]].append(call)
+    stats = []
+    for name, named in sorted(by_name.items()):
+        succeeded = sum(1 for c in named if c["status"] == "success")
+        failed = sum(1 for c in named if c["status"] in TOOL_FAILED)
+        durations = [c["duration_ms"] for c in named if c.get("duration_ms") is not None]
+        stats.append(
+            {
+                "name": name,
+                "total_calls": len(named),
+                "successful_calls": succeeded,
+                "failed_calls": failed,
+                "success_rate": succeeded / len(named),
+                "avg_duration_ms": sum(durations) / len(durations) if durations else None,
+            }
+        )
+    return stats
+
+
 def turn_hits(items: list[dict[str, Any]], threshold: float) -> list[tuple[str, str]]:
     """(session external id, turn external id) of each turn a recall bundle's items (RecallOut.items
     as JSON, with provenance) hold, best first, once each; an item whose relevance is below the
@@ -359,8 +451,14 @@ class DontoBridge:
         return messages[:limit]
 
     async def list_sessions(self, limit: int = 100) -> list[dict[str, Any]]:
-        page = await self.method("list_sessions")(limit=min(max(limit, 1), SESSION_PAGE))
-        return [session_info_of(s) for s in page.model_dump(mode="json")["sessions"]]
+        """The workspace's conversations but the reasoning traces' sessions, in the order they began."""
+        sessions: list[dict[str, Any]] = []
+        async for session in self._sessions():
+            if len(sessions) >= max(limit, 1):
+                break
+            if not session["external_id"].startswith(TRACE_PREFIX):
+                sessions.append(session_info_of(session))
+        return sessions
 
     async def delete_message(self, message_id: str) -> dict[str, bool]:
         retract_turn = self.method("retract_turn")
@@ -497,22 +595,126 @@ class DontoBridge:
             frontier = names
         return related
 
+    # -- reasoning memory: a trace is a conversation of the agent's own (see the module's docstring)
+
+    async def _say(self, trace_id: str, speaker: str, text: str, kept: dict[str, Any]) -> dict[str, Any]:
+        """One turn of the trace's session, as the listing reads it back."""
+        turn = {
+            "external_id": str(uuid.uuid4()),
+            "speaker": speaker,
+            "text": text,
+            "occurred_at": datetime.now(UTC).isoformat(),
+            "metadata": kept,
+        }
+        written = await self.client.add_turns(session={"external_id": trace_session(trace_id)}, turns=[turn])
+        return dict((await self.client.get_turn(written.turns[0].id)).model_dump(mode="json"))
+
+    async def _trace_turns(self, trace_id: str) -> list[dict[str, Any]] | None:
+        try:
+            turns = await self._turns(trace_session(trace_id), None)
+        except NotFoundError:
+            return None
+        return turns or None
+
+    async def start_trace(self, session_id: str, task: str) -> dict[str, Any]:
+        trace_id = str(uuid.uuid4())
+        task_turn = await self._say(trace_id, "agent", task, {"kind": "task", "session_id": session_id})
+        return trace_of(trace_id, [task_turn])
+
+    async def add_step(
+        self, trace_id: str, thought: str | None = None, action: str | None = None, observation: str | None = None
+    ) -> dict[str, Any]:
+        turns = await self._trace_turns(trace_id)
+        if turns is None:
+            raise LookupError(f"no trace {trace_id}")
+        number = 1 + sum(1 for t in turns if (t.get("metadata") or {}).get("kind") == "step")
+        kept = {"kind": "step", "step_number": number, "thought": thought, "action": action, "observation": observation}
+        turn = await self._say(trace_id, "agent", step_text(thought, action, observation), kept)
+        return trace_of(trace_id, [turns[0], turn])["steps"][0]
+
+    async def record_tool_call(
+        self,
+        step_id: str,
+        tool_name: str,
+        arguments: dict[str, Any] | None = None,
+        result: Any = None,
+        status: str | None = None,
+        duration_ms: int | None = None,
+        error: str | None = None,
+    ) -> dict[str, Any]:
+        step = (await self.client.get_turn(step_id)).model_dump(mode="json")
+        if not step["session"].startswith(TRACE_PREFIX) or (step.get("metadata") or {}).get("kind") != "step":
+            raise LookupError(f"no step {step_id}")
+        kept = {
+            "kind": "tool_call",
+            "step_id": step_id,
+            "tool_name": tool_name,
+            "arguments": arguments or {},
+            "result": result,
+            "status": status or "pending",
+            "duration_ms": duration_ms,
+            "error": error,
+        }
+        said = f"{tool_name}({json.dumps(arguments or {}, sort_keys=True)})"
+        turn = await self._say(step["session"][len(TRACE_PREFIX) :], f"tool:{tool_name}", said, kept)
+        return tool_call_of(turn)
+
+    async def complete_trace(
+        self, trace_id: str, outcome: str | None = None, success: bool | None = None
+    ) -> dict[str, Any]:
+        if await self._trace_turns(trace_id) is None:
+            raise LookupError(f"no trace {trace_id}")
+        await self._say(trace_id, "agent", outcome or "", {"kind": "outcome", "success": success})
+        return trace_of(trace_id, await self._trace_turns(trace_id) or [])
+
+    async def get_trace_with_steps(self, trace_id: str) -> dict[str, Any] | None:
+        turns = await self._trace_turns(trace_id)
+        return trace_of(trace_id, turns) if turns else None
+
+    async def _traces(self) -> AsyncIterator[dict[str, Any]]:
+        async for session in self._sessions():
+            if session["external_id"].startswith(TRACE_PREFIX):
+                trace_id = session["external_id"][len(TRACE_PREFIX) :]
+                if (turns := await self._trace_turns(trace_id)) is not None:
+                    yield trace_of(trace_id, turns)
+
+    async def list_traces(self, session_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        traces: list[dict[str, Any]] = []
+        async for trace in self._traces():
+            if len(traces) >= max(limit, 1):
+                break
+            if session_id is None or trace["session_id"] == session_id:
+                traces.append(trace)
+        return traces
+
+    async def get_tool_stats(self, tool_name: str | None = None) -> list[dict[str, Any]]:
+        calls = [
+            call
+            async for trace in self._traces()
+            for step in trace["steps"]
+            for call in step["tool_calls"]
+            if tool_name is None or call["tool_name"] == tool_name
+        ]
+        return tool_stats_of(calls)
+
+    async def get_similar_traces(self, task: str, limit: int = 5, success_only: bool = False) -> list[dict[str, Any]]:
+        """Traces whose words recall finds for the task, best first (recall over every session: the
+        traces' are the ones kept)."""
+        bundle = (await self.client.recall(task, k=50, include_provenance=True)).model_dump(mode="json")
+        traces: list[dict[str, Any]] = []
+        for session, _turn in turn_hits(bundle["items"], 0.0):
+            if not session.startswith(TRACE_PREFIX) or any(t["id"] == session[len(TRACE_PREFIX) :] for t in traces):
+                continue
+            trace = await self.get_trace_with_steps(session[len(TRACE_PREFIX) :])
+            if trace is not None and (not success_only or trace["success"]):
+                traces.append(trace)
+            if len(traces) >= limit:
+                break
+        return traces
+
 
 # Reasons for what donto does not do, by method: each answers 501 with its reason.
 NOT_IMPLEMENTED = {
-    **dict.fromkeys(
-        (
-            "start_trace",
-            "add_step",
-            "record_tool_call",
-            "complete_trace",
-            "get_trace_with_steps",
-            "list_traces",
-            "get_tool_stats",
-            "get_similar_traces",
-        ),
-        "donto keeps no reasoning traces, steps or tool calls",
-    ),
     "merge_duplicate_entities": "donto links entity keys (SAME_AS) but merges no entity into another",
 }
 METHODS = (
@@ -520,6 +722,8 @@ METHODS = (
     *("add_message", "get_conversation", "search_messages", "list_sessions", "delete_message", "clear_session"),
     *("add_entity", "add_preference", "add_fact", "search_entities", "search_preferences", "get_entity_by_name"),
     *("get_related_entities", "add_relationship"),
+    *("start_trace", "add_step", "record_tool_call", "complete_trace", "get_trace_with_steps", "list_traces"),
+    *("get_tool_stats", "get_similar_traces"),
 )
 
 

@@ -48,7 +48,6 @@ from donto.mcp.common import result as _result
 from donto.mcp.stdio_transport import stdio_streams
 from donto.memorize.service import MemorizeRequest
 from donto.memory import Memory
-from donto.recall.service import RecallRequest
 from donto.settings import APP_VERSION
 from donto.temporal.instants import iso
 from donto.temporal.scope import TimeScope
@@ -187,20 +186,6 @@ def _describe(schema: dict[str, Any], body: FieldInfo) -> None:
                 schema["properties"][field]["description"] = description
 
 
-def recall_request(body: RecallIn) -> RecallRequest:
-    """The recall a body asks for, as POST /v1/recall makes it."""
-    return RecallRequest(
-        query=body.query,
-        scope=body.scope(),
-        k=body.k,
-        arms=tuple(body.arms) if body.arms is not None else None,
-        max_tokens=body.max_tokens,
-        include_provenance=body.include_provenance,
-        sessions=tuple(body.sessions) if body.sessions is not None else None,
-        documents=tuple(body.documents) if body.documents is not None else None,
-    )
-
-
 def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
     server = DontoMCP("donto", version=APP_VERSION, instructions=INSTRUCTIONS, log_level="WARNING")
 
@@ -318,7 +303,7 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         No LLM is involved. For the subjects, observations and understandings you curate yourself, use
         recall_memory instead."""
         workspace = workspace_of(ctx)
-        return _result(RecallOut.of(memory.recall.recall(workspace, recall_request(body)), workspace))
+        return _result(RecallOut.of(memory.recall.recall(workspace, body.request()), workspace))
 
     @server.tool(annotations=WRITES)
     def add_turns(

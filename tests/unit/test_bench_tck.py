@@ -20,7 +20,10 @@ from bench.tck import (
     registry_test_id,
     scenario_ids,
     session_info_of,
+    step_text,
     tiers_of,
+    tool_stats_of,
+    trace_of,
     turn_hits,
 )
 
@@ -155,7 +158,74 @@ def test_the_bridge_answers_501_for_what_donto_does_not_do_and_a_fresh_workspace
         first = bridge.workspace
         assert http.post("/clear_all_data").status_code == 204
         assert bridge.workspace != first and bridge.workspaces == ["tck-test-0", "tck-test-1"]
-        for method in ("start_trace", "get_tool_stats", "merge_duplicate_entities", "create_conversation"):
+        for method in ("merge_duplicate_entities", "create_conversation"):
             answer = http.post(f"/{method}", json={})
             assert answer.status_code == 501 and answer.json()["error"].startswith("not implemented: ")
         assert http.post("/add_message", json={"nonsense": 1}).status_code == 400
+
+
+def trace_turn(seq: int, text: str, metadata: dict, speaker: str = "agent") -> dict:
+    return {
+        **TURN,
+        "id": f"00000000-0000-4000-8000-{seq:012d}",
+        "session": "trace:t-1",
+        "seq": seq,
+        "speaker": speaker,
+        "text": text,
+        "metadata": metadata,
+    }
+
+
+def test_a_trace_is_its_sessions_turns_the_task_steps_with_their_tool_calls_and_the_outcome():
+    step_kept = {"kind": "step", "step_number": 1, "thought": "look", "action": "search", "observation": None}
+    call_kept = {
+        "kind": "tool_call",
+        "step_id": "00000000-0000-4000-8000-000000000001",
+        "tool_name": "find",
+        "arguments": {"q": "Alice"},
+        "result": [1],
+        "status": "success",
+        "duration_ms": 12,
+        "error": None,
+    }
+    turns = [
+        trace_turn(0, "Find Alice", {"kind": "task", "session_id": "s-A"}),
+        trace_turn(1, step_text("look", "search", None), step_kept),
+        trace_turn(2, 'find({"q": "Alice"})', call_kept, speaker="tool:find"),
+        trace_turn(3, "Found her", {"kind": "outcome", "success": True}),
+    ]
+    trace = trace_of("t-1", turns)
+    assert (trace["task"], trace["session_id"], trace["outcome"], trace["success"]) == (
+        "Find Alice",
+        "s-A",
+        "Found her",
+        True,
+    )
+    assert turns[1]["text"] == "thought: look\naction: search"
+    [step] = trace["steps"]
+    assert (step["step_number"], step["thought"], step["action"], step["observation"]) == (1, "look", "search", None)
+    assert step["tool_calls"] == [
+        {
+            "id": turns[2]["id"],
+            "tool_name": "find",
+            "arguments": {"q": "Alice"},
+            "result": [1],
+            "status": "success",
+            "duration_ms": 12,
+            "error": None,
+        }
+    ]
+    assert trace_of("t-1", turns[:1])["completed_at"] is None and trace_of("t-1", turns[:1])["steps"] == []
+
+
+def test_tool_stats_count_successes_and_failures_per_tool_and_pending_as_neither():
+    calls = [
+        {"tool_name": "a", "status": "success", "duration_ms": 100},
+        {"tool_name": "a", "status": "timeout", "duration_ms": None},
+        {"tool_name": "a", "status": "pending", "duration_ms": 300},
+        {"tool_name": "b", "status": "error", "duration_ms": None},
+    ]
+    a, b = tool_stats_of(calls)
+    assert (a["name"], a["total_calls"], a["successful_calls"], a["failed_calls"]) == ("a", 3, 1, 1)
+    assert abs(a["success_rate"] - 1 / 3) < 1e-9 and a["avg_duration_ms"] == 200
+    assert (b["failed_calls"], b["success_rate"], b["avg_duration_ms"]) == (1, 0.0, None)

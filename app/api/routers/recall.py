@@ -8,7 +8,6 @@ from starlette.concurrency import run_in_threadpool
 from donto.api.deps import MemoryDep, WorkspaceDep
 from donto.api.schemas.common import KEYED, WITH_BODY
 from donto.api.schemas.recall import RecallIn, RecallOut
-from donto.recall.service import RecallRequest
 
 router = APIRouter(prefix="/v1/recall", tags=["recall"], responses=KEYED)
 
@@ -24,16 +23,7 @@ async def recall(body: RecallIn, memory: MemoryDep, workspace: WorkspaceDep) -> 
     result = await run_in_threadpool(
         memory.recall.recall,
         workspace,
-        RecallRequest(
-            query=body.query,
-            scope=body.scope(),
-            k=body.k,
-            arms=tuple(body.arms) if body.arms is not None else None,
-            max_tokens=body.max_tokens,
-            include_provenance=body.include_provenance,
-            sessions=tuple(body.sessions) if body.sessions is not None else None,
-            documents=tuple(body.documents) if body.documents is not None else None,
-        ),
+        body.request(),
     )
     out = RecallOut.of(result, workspace)
     if not result.items:  # empty: because the workspace is, or because nothing in it answered?

@@ -10,7 +10,7 @@ from donto.api.schemas.common import Key, ScopedIn
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
     from donto.recall.render import RecallItem
-    from donto.recall.service import RecallResult
+    from donto.recall.service import RecallRequest, RecallResult
 
 
 class RecallIn(ScopedIn):
@@ -46,6 +46,21 @@ class RecallIn(ScopedIn):
         if documents is not None and info.data.get("sessions") is not None:
             raise ValueError("give sessions or documents, not both")
         return documents
+
+    def request(self) -> RecallRequest:
+        """The recall this body asks for: one conversion for REST and MCP alike."""
+        from donto.recall.service import RecallRequest  # here, not at the top: only the server converts
+
+        return RecallRequest(
+            query=self.query,
+            scope=self.scope(),
+            k=self.k,
+            arms=tuple(self.arms) if self.arms is not None else None,
+            max_tokens=self.max_tokens,
+            include_provenance=self.include_provenance,
+            sessions=tuple(self.sessions) if self.sessions is not None else None,
+            documents=tuple(self.documents) if self.documents is not None else None,
+        )
 
 
 class ProvenanceOut(BaseModel):
