@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench examples
 
-.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel standard-venv tck
+.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel standard-venv adk-venv tck
 
 # Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew. `make up` installs
 # the server alone (no PyTorch: the default model runs on ONNX Runtime); `make check` adds the check extra
@@ -51,6 +51,20 @@ $(STANDARD)/.installed: pyproject.toml constraints.txt
 	touch $@
 standard-venv: $(STANDARD)/.installed
 
+# Google ADK (donto.integrations.adk, the `adk` extra) runs in a virtualenv of its own too: google-adk pins
+# opentelemetry-api, watchdog and others to versions the server's install does not take, so it is pinned by a
+# constraints file of its own (constraints-adk.txt). It holds the client (httpx, pydantic) and google-adk,
+# linked to the same checkout; no server. tests/test_integration_adk.py runs tests/frameworks/adk_scenario.py in
+# it against the suite's own server and Neo4j.
+ADK := $(VENV)-adk
+$(ADK)/.installed: pyproject.toml constraints-adk.txt
+	$(PYTHON) -m venv $(ADK)
+	$(ADK)/bin/python -m pip install --quiet --upgrade pip
+	$(ADK)/bin/python -m pip install --quiet -c constraints-adk.txt setuptools
+	$(ADK)/bin/python -m pip install --progress-bar off -c constraints-adk.txt -e ".[adk]" $(STRICT)
+	touch $@
+adk-venv: $(ADK)/.installed
+
 # The checkout installs as one package, `donto` (app/ is donto, extraction/ donto.extraction, cypher/
 # donto.cypher), through a tree of links that setuptools lays out as installed (build/__editable__.*,
 # its "strict" editable mode). Its default mode maps the names with an import hook that Python asks
@@ -78,14 +92,19 @@ FORCE:
 
 # What a new user's pip resolves today, written to constraints.txt: a throwaway virtualenv installs the
 # test extra (server and docs included) and the standard tests' with no constraints, and its versions are
-# frozen. Then `make test`.
+# frozen; then another the `adk` extra alone, frozen to constraints-adk.txt. Then `make test`.
 lock:
 	rm -rf $(VENV)-lock && $(PYTHON) -m venv $(VENV)-lock
 	$(VENV)-lock/bin/python -m pip install --quiet --upgrade pip
 	$(VENV)-lock/bin/python -m pip install --quiet ".[test,standard-tests]"
 	{ grep '^#' constraints.txt; $(VENV)-lock/bin/python -m pip freeze --all --exclude-editable | grep -v '^donto-memory\|^pip=='; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt && rm -rf $(VENV)-lock
-	@echo "constraints.txt resolved anew: review git diff constraints.txt, then make test"
+	$(PYTHON) -m venv $(VENV)-lock
+	$(VENV)-lock/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)-lock/bin/python -m pip install --quiet ".[adk]"
+	{ grep '^#' constraints-adk.txt; $(VENV)-lock/bin/python -m pip freeze --all --exclude-editable | grep -v '^donto-memory\|^pip=='; } > constraints-adk.txt.new
+	mv constraints-adk.txt.new constraints-adk.txt && rm -rf $(VENV)-lock
+	@echo "constraints.txt and constraints-adk.txt resolved anew: review git diff constraints*.txt, then make test"
 
 # donto is not on PyPI: this builds the wheel to install it elsewhere, dist/donto_memory-<version>-py3-none-any.whl
 # (`pip install dist/donto_memory-*.whl` is the client alone; name the file with [server] for the server too).
@@ -131,9 +150,11 @@ ifeq ($(DONTO_TEST_BROWSER),install)
 endif
 
 # Everything: the fast tier, then the whole suite against a real Neo4j (LangChain's standard tests
-# included, run from their own virtualenv, which DONTO_TEST_STANDARD_PYTHON names).
-test: install check neo4j model browser standard-venv
-	DONTO_TEST_STANDARD_PYTHON=$(abspath $(STANDARD))/bin/python $(BIN)/python -m pytest -m "not unit"
+# included, run from their own virtualenv, which DONTO_TEST_STANDARD_PYTHON names; Google ADK's scenario from
+# .venv-adk, which DONTO_TEST_ADK_PYTHON names).
+test: install check neo4j model browser standard-venv adk-venv
+	DONTO_TEST_STANDARD_PYTHON=$(abspath $(STANDARD))/bin/python DONTO_TEST_ADK_PYTHON=$(abspath $(ADK))/bin/python \
+	  $(BIN)/python -m pytest -m "not unit"
 
 # The Neo4j Labs agent-memory conformance kit (TCK: a copy of its folder, never in this repository) run
 # through donto's own bridge (bench/tck.py): its counts per tier. Against a running donto with

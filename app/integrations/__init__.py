@@ -5,6 +5,8 @@
   `langgraph` extra: `pip install "donto-memory[langgraph]"`); store_mapping.py holds its pure mapping.
 - donto.integrations.openai_agents: DontoSession, the OpenAI Agents SDK's `Session` (the
   `openai-agents` extra: `pip install "donto-memory[openai-agents]"`); response_items.py holds its pure mapping.
+- donto.integrations.adk: DontoMemoryService, Google ADK's `BaseMemoryService` (the `adk` extra:
+  `pip install "donto-memory[adk]"`); adk_events.py holds its pure mapping.
 - donto.integrations.langchain, donto.integrations.llama_index: DontoRetriever, each framework's
   `BaseRetriever` over recall (the `langchain` and `llama-index` extras); recall_items.py maps an item,
   recall_clients.py makes the clients.
