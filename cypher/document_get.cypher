@@ -4,7 +4,10 @@
 // Returns: at most one row: id, externalId, revision, title, source, sha256, length (characters),
 //          occurredAt, recordedAt, replacedAt (when a later revision replaced it or it was retracted; null while
 //          current), retractedAt (when it was retracted; null if never), metadata (JSON text or null),
-//          passages (count), revisions (list of {id, revision, sha256, recordedAt, replacedAt, passages})
+//          passages (count), revisionKind ('version' | 'correction'; null if registered before versions),
+//          validFrom (its valid start; before versions, its occurredAt), validTo (where a later version ends
+//          it; null while none does), revisions (list of {id, revision, sha256, recordedAt, replacedAt,
+//          passages, revisionKind, validFrom, validTo})
 MATCH (d:Document {id: $id})
 WHERE d.workspace = $workspace
 CALL (d) {
@@ -14,8 +17,10 @@ CALL (d) {
   WITH CASE WHEN size(family) = 0 THEN [d] ELSE family END AS family
   UNWIND family AS r
   RETURN collect({id: r.id, revision: r.revision, sha256: r.sha256, recordedAt: r.recordedAt, replacedAt: r.txTo,
-                  passages: COUNT { (r)-[:HAS_PASSAGE]->(:Passage) }}) AS revisions
+                  passages: COUNT { (r)-[:HAS_PASSAGE]->(:Passage) }, revisionKind: r.revisionKind,
+                  validFrom: coalesce(r.validFrom, r.occurredAt), validTo: r.validTo}) AS revisions
 }
 RETURN d.id AS id, d.externalId AS externalId, d.revision AS revision, d.title AS title, d.source AS source,
        d.sha256 AS sha256, size(d.text) AS length, d.occurredAt AS occurredAt, d.recordedAt AS recordedAt,
-       d.txTo AS replacedAt, d.retractedAt AS retractedAt, d.metadata AS metadata, COUNT { (d)-[:HAS_PASSAGE]->(:Passage) } AS passages, revisions
+       d.txTo AS replacedAt, d.retractedAt AS retractedAt, d.metadata AS metadata, COUNT { (d)-[:HAS_PASSAGE]->(:Passage) } AS passages,
+       d.revisionKind AS revisionKind, coalesce(d.validFrom, d.occurredAt) AS validFrom, d.validTo AS validTo, revisions

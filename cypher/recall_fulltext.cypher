@@ -5,6 +5,8 @@
 // by its speaker alone, is none. With $sessions: only those sessions' turns and passages, and the
 // claims whose evidence cites a turn of them (no document's passages). With $documents: only the passages
 // of documents whose external id starts with one of its prefixes (no turns or claims).
+// A document version's passages only within its valid interval: from validFrom (before versions, occurredAt) until
+// the validTo a later version gave it, where that is known at $known_at (validToRecordedAt).
 // Lucene itself keeps to the workspace (+workspace:"…"^0, so BM25 is the text's alone): ranking every
 // workspace's documents and filtering after would let another tenant's many matches crowd this one's
 // out of $fulltext_candidates. The clause is a phrase of the name's words, so a workspace whose name holds this
@@ -25,7 +27,8 @@ WHERE node.workspace = $workspace AND node.txFrom <= $known_at
   AND (node.txTo IS NULL OR node.txTo > $known_at)
   AND (NOT node:Claim OR ((node.validFrom IS NULL OR node.validFrom <= $valid_at)
                           AND (node.validTo IS NULL OR node.validTo > $valid_at)))
-  AND (node:Claim OR node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND (node:Claim OR (coalesce(node.validFrom, node.occurredAt, $valid_at) <= $valid_at
+                     AND (node.validTo IS NULL OR node.validTo > $valid_at OR node.validToRecordedAt > $known_at)))
   AND (NOT node:Turn OR trim(node.text) <> '')
   AND ($sessions IS NULL
        OR (node:Turn AND node.sessionExternalId IN $sessions)

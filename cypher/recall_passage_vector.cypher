@@ -5,6 +5,8 @@
 // the time scope (a retracted turn's passages are not known after its retraction) and $sessions (only
 // those sessions' turns' passages, no document's) keep at most $limit.
 // With $documents, only the passages of documents whose external id starts with one of its prefixes.
+// A document version's passages only within its valid interval: from validFrom (before versions, occurredAt) until
+// the validTo a later version gave it, where that is known at $known_at (validToRecordedAt).
 // Parameters: $workspace, $vector (list of floats), $candidates, $limit (integers),
 //             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session),
 //             $documents (list of document external id prefixes, or null: every document)
@@ -26,7 +28,8 @@ WITH collect({node: node, score: score}) AS hits
 UNWIND hits AS hit
 WITH hit.node AS node, hit.score AS score, size(hits) AS searched
 WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
-  AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at)
+  AND coalesce(node.validFrom, node.occurredAt, $valid_at) <= $valid_at
+  AND (node.validTo IS NULL OR node.validTo > $valid_at OR node.validToRecordedAt > $known_at)
   AND ($sessions IS NULL OR EXISTS { MATCH (t:Turn)-[:HAS_PASSAGE]->(node) WHERE t.sessionExternalId IN $sessions })
   AND ($documents IS NULL OR EXISTS { MATCH (d:Document {id: node.documentId}) WHERE any(prefix IN $documents WHERE d.externalId STARTS WITH prefix) })
 WITH node, score, searched

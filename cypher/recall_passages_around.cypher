@@ -4,12 +4,13 @@
 // text, its offsets in its revision, the document's id, revision, title and date, and the date the
 // passage's own time expression resolved to.
 // Parameters: $workspace, $strongest (passage ids whose neighbours are asked), $ids (passage ids
-//             whose details are asked)
+//             whose details are asked), $known_at (datetime: a version's end is told as known then)
 // Returns: one row: neighbours, a list of {id, previousId, nextId} (one per strongest passage), and
 //          passages, a list of {id, documentId, externalId, revision, title, speaker, seq, blockStart
 //          (where its line starts), text, start, end,
 //          occurredAt (ISO-8601 text), datePhrase, dateTag (null unless the passage resolved a time expression;
-//          for one that resolved none but names a recurring time, that phrase and 'recurring')}
+//          for one that resolved none but names a recurring time, that phrase and 'recurring'),
+//          validTo (ISO-8601 text: where a later version of its document ends it, as known at $known_at; else null)}
 CALL () {
   UNWIND $strongest AS passageId
   MATCH (p:Passage {id: passageId})
@@ -27,6 +28,7 @@ CALL (neighbours) {
                   speaker: p.speaker, seq: p.seq, blockStart: p.blockStart,
                   text: p.text, start: p.start, end: p.end, occurredAt: toString(d.occurredAt),
                   datePhrase: CASE WHEN p.dateResolved THEN p.datePhrase ELSE p.dateRecurring END,
-                  dateTag: CASE WHEN p.dateResolved THEN p.dateTag WHEN p.dateRecurring IS NOT NULL THEN 'recurring' END}) AS passages
+                  dateTag: CASE WHEN p.dateResolved THEN p.dateTag WHEN p.dateRecurring IS NOT NULL THEN 'recurring' END,
+                  validTo: CASE WHEN p.validToRecordedAt <= $known_at THEN toString(p.validTo) END}) AS passages
 }
 RETURN neighbours, passages

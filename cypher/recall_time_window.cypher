@@ -2,7 +2,9 @@
 // window, or holding a passage whose resolved date overlaps it, and passages of registered documents
 // written within the window or whose resolved date overlaps it; ranked by cosine to the query. With
 // $sessions, only those sessions' turns (no document's passages); with $documents, only the passages of
-// documents whose external id starts with one of its prefixes (no turns).
+// documents whose external id starts with one of its prefixes (no turns). A document version's passages
+// only within its valid interval: from validFrom (before versions, occurredAt), until the validTo a later
+// version gave it where that is known at $known_at (validToRecordedAt).
 // Parameters: $workspace, $vector (list of floats), $window_from, $window_to (datetimes, end
 //             exclusive), $date_from, $date_to (dates, inclusive), $limit (integer),
 //             $valid_at, $known_at (datetimes), $sessions (list of session external ids, or null: every session),
@@ -27,7 +29,9 @@ CALL () {
 }
 WITH node
 WHERE node.txFrom <= $known_at AND (node.txTo IS NULL OR node.txTo > $known_at)
-  AND (node.occurredAt IS NULL OR node.occurredAt <= $valid_at) AND node.embedding IS NOT NULL
+  AND coalesce(node.validFrom, node.occurredAt, $valid_at) <= $valid_at
+  AND (node.validTo IS NULL OR node.validTo > $valid_at OR node.validToRecordedAt > $known_at)
+  AND node.embedding IS NOT NULL
   AND ($sessions IS NULL OR (node:Turn AND node.sessionExternalId IN $sessions))
   AND ($documents IS NULL OR (node:Passage AND node.documentId IS NOT NULL AND EXISTS { MATCH (d:Document {id: node.documentId}) WHERE any(prefix IN $documents WHERE d.externalId STARTS WITH prefix) }))
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score

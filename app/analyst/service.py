@@ -44,12 +44,14 @@ class AnalystService:
         around: str | None = None,
         hops: int = 1,
     ) -> nx.MultiDiGraph:
-        """The workspace's claims and entities as a directed multigraph: nodes `claim:<id>` and
-        `entity:<key>` (attribute `label`: Claim | Entity, and the node's properties), edges keyed by
-        relationship type (SUBJECT, OBJECT, DERIVED_FROM, SUPPORTS, CONTRADICTS, SUPERSEDES). With
-        `valid_at`, the claims true then; with `known_at`, those donto knew then; with neither, every
-        claim, retracted ones too. With `around`, the claims within `hops` claims of that entity
-        (through entities, either direction), with their entities."""
+        """The workspace's claims, entities and document revisions as a directed multigraph: nodes
+        `claim:<id>`, `entity:<key>` and `document:<id>` (attribute `label`: Claim | Entity | Document,
+        and the node's properties; a document's without its text), edges keyed by relationship type
+        (SUBJECT, OBJECT, DERIVED_FROM, SUPPORTS, CONTRADICTS, SUPERSEDES, and EVIDENCED_BY from a claim
+        to the revision its evidence cites). With `valid_at`, the claims true then and the document
+        versions in force then; with `known_at`, those donto knew then; with neither, everything,
+        retracted ones too. With `around`, the claims within `hops` claims of that entity (through
+        entities, either direction), with their entities and the revisions they cite."""
         check_workspace(workspace)
         if around is not None and not 1 <= hops <= MAX_HOPS:
             raise InvalidInput(f"hops is 1 to {MAX_HOPS}", field="hops")
@@ -73,6 +75,17 @@ class AnalystService:
                 target = f"claim:{link['target']}"
                 if target in graph:  # a premise outside the as-of scope is not drawn
                     graph.add_edge(f"claim:{row['claim']['id']}", target, key=link["type"], type=link["type"])
+        # Document revisions in the same scope (of a document's versions, the one valid at valid_at),
+        # each linked from the claims in scope whose evidence cites it.
+        for row in self.graph.read_query("export_documents", workspace=workspace, valid_at=valid_at, known_at=known_at):
+            document = {k: _plain(v) for k, v in row["document"].items() if v is not None}
+            node = f"document:{document['id']}"
+            graph.add_node(
+                node, label="Document", caption=document.get("title") or document.get("externalId") or "", **document
+            )
+            for claim in row["cited_by"]:
+                if f"claim:{claim}" in graph:
+                    graph.add_edge(f"claim:{claim}", node, key="EVIDENCED_BY", type="EVIDENCED_BY")
         if around is None:
             return graph
         start = f"entity:{around}"
@@ -82,7 +95,7 @@ class AnalystService:
         mentions = nx.Graph((u, v) for u, v, kind in graph.edges(keys=True) if kind in ("SUBJECT", "OBJECT"))
         near = nx.ego_graph(mentions, start, radius=2 * hops)
         kept = {n for n in near if graph.nodes[n]["label"] == "Claim"}
-        kept |= {e for c in kept for e in graph.successors(c) if graph.nodes[e]["label"] == "Entity"}
+        kept |= {e for c in kept for e in graph.successors(c) if graph.nodes[e]["label"] in ("Entity", "Document")}
         return graph.subgraph(kept).copy()
 
 

@@ -398,8 +398,8 @@ class AsyncClient:
     # -- documents and episodes ------------------------------------------------------------------
 
     async def register_document(self, body: DocumentIn | str | None = None, /, **fields: Any) -> DocumentOut:
-        """Register a document (a new revision when its text changed): recallable at once, no LLM.
-        `register_document("…text…", title=…)`."""
+        """Register a document (a new revision when its text changed: a version or a correction,
+        `revision_kind`): recallable at once, no LLM. `register_document("…text…", title=…)`."""
         json = body_of(DocumentIn, body, fields, main="text")
         return await self._call(DocumentOut, "POST", "/v1/documents", json=json)
 
@@ -412,14 +412,16 @@ class AsyncClient:
         prefix: str | None = None,
         external_id: str | list[str] | None = None,
         known_at: str | datetime | None = None,
+        valid_at: str | datetime | None = None,
         limit: int | None = None,
         cursor: str | None = None,
     ) -> DocumentPageOut:
         """One page of the documents registered under an external id, in external id order, each by its
-        revision live as known at `known_at` (default now), with its metadata: those whose external id
-        starts with `prefix`, or exactly `external_id` (one or a list). Pass `next_cursor` back as `cursor`."""
+        revision live as known at `known_at` and valid at `valid_at` (both default now: of its versions,
+        the one in force then), with its metadata: those whose external id starts with `prefix`, or
+        exactly `external_id` (one or a list). Pass `next_cursor` back as `cursor`."""
         ids = [external_id] if isinstance(external_id, str) else external_id
-        params = query(prefix=prefix, external_id=ids, known_at=known_at, limit=limit, cursor=cursor)
+        params = query(prefix=prefix, external_id=ids, known_at=known_at, valid_at=valid_at, limit=limit, cursor=cursor)
         return await self._call(DocumentPageOut, "GET", "/v1/documents", params=params)
 
     async def iter_documents(
@@ -427,12 +429,15 @@ class AsyncClient:
         *,
         prefix: str | None = None,
         known_at: str | datetime | None = None,
+        valid_at: str | datetime | None = None,
         page_size: int | None = None,
     ) -> AsyncIterator[ListedDocumentOut]:
         """Every document list_documents would page through, fetched a page at a time."""
         cursor = None
         while True:
-            page = await self.list_documents(prefix=prefix, known_at=known_at, limit=page_size, cursor=cursor)
+            page = await self.list_documents(
+                prefix=prefix, known_at=known_at, valid_at=valid_at, limit=page_size, cursor=cursor
+            )
             for document in page.documents:
                 yield document
             if page.next_cursor is None:

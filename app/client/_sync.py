@@ -397,8 +397,8 @@ class Client:
     # -- documents and episodes ------------------------------------------------------------------
 
     def register_document(self, body: DocumentIn | str | None = None, /, **fields: Any) -> DocumentOut:
-        """Register a document (a new revision when its text changed): recallable at once, no LLM.
-        `register_document("…text…", title=…)`."""
+        """Register a document (a new revision when its text changed: a version or a correction,
+        `revision_kind`): recallable at once, no LLM. `register_document("…text…", title=…)`."""
         json = body_of(DocumentIn, body, fields, main="text")
         return self._call(DocumentOut, "POST", "/v1/documents", json=json)
 
@@ -411,14 +411,16 @@ class Client:
         prefix: str | None = None,
         external_id: str | list[str] | None = None,
         known_at: str | datetime | None = None,
+        valid_at: str | datetime | None = None,
         limit: int | None = None,
         cursor: str | None = None,
     ) -> DocumentPageOut:
         """One page of the documents registered under an external id, in external id order, each by its
-        revision live as known at `known_at` (default now), with its metadata: those whose external id
-        starts with `prefix`, or exactly `external_id` (one or a list). Pass `next_cursor` back as `cursor`."""
+        revision live as known at `known_at` and valid at `valid_at` (both default now: of its versions,
+        the one in force then), with its metadata: those whose external id starts with `prefix`, or
+        exactly `external_id` (one or a list). Pass `next_cursor` back as `cursor`."""
         ids = [external_id] if isinstance(external_id, str) else external_id
-        params = query(prefix=prefix, external_id=ids, known_at=known_at, limit=limit, cursor=cursor)
+        params = query(prefix=prefix, external_id=ids, known_at=known_at, valid_at=valid_at, limit=limit, cursor=cursor)
         return self._call(DocumentPageOut, "GET", "/v1/documents", params=params)
 
     def iter_documents(
@@ -426,12 +428,15 @@ class Client:
         *,
         prefix: str | None = None,
         known_at: str | datetime | None = None,
+        valid_at: str | datetime | None = None,
         page_size: int | None = None,
     ) -> Iterator[ListedDocumentOut]:
         """Every document list_documents would page through, fetched a page at a time."""
         cursor = None
         while True:
-            page = self.list_documents(prefix=prefix, known_at=known_at, limit=page_size, cursor=cursor)
+            page = self.list_documents(
+                prefix=prefix, known_at=known_at, valid_at=valid_at, limit=page_size, cursor=cursor
+            )
             yield from page.documents
             if page.next_cursor is None:
                 return

@@ -1,6 +1,7 @@
 """Registered source documents: each text is a revision; a new text under the same external id
-makes the next revision and replaces the one before as of its transaction time. Evidence spans
-cite a revision by its id, so offsets never drift.
+makes the next revision: a new version in the world, valid from its `occurred_at` (the one before
+valid until then), or a correction that replaces the one before as of its transaction time
+(app/documents/versions.py says which). Evidence spans cite a revision by its id, so offsets never drift.
 
 A revision is cut into sentence passages (long sentences cut again) with character offsets into
 its text, dated by the time expressions they hold against the document's `occurred_at` (when it was
@@ -25,6 +26,7 @@ from neo4j import ManagedTransaction
 
 from donto import cursors
 from donto import metadata as document_metadata
+from donto.documents.versions import Previous, RevisionKind, place
 from donto.episodes.passages import capped, dated_passages, line_passages, with_speakers
 from donto.errors import InvalidInput, NotFound
 from donto.graph.client import GraphClient, next_transaction_time
@@ -48,6 +50,8 @@ class DocumentRevision:
     created: bool
     passages: int
     occurred_at: datetime | None
+    revision_kind: RevisionKind | None  # None: registered before versions
+    valid_from: datetime | None
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,9 @@ class RevisionSummary:
     recorded_at: datetime
     replaced_at: datetime | None
     passages: int
+    revision_kind: RevisionKind | None
+    valid_from: datetime | None
+    valid_to: datetime | None  # where a later version ends it, as known now
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,9 @@ class DocumentView:
     revisions: list[RevisionSummary]
     retracted_at: datetime | None = None
     metadata: dict[str, Any] | None = None
+    revision_kind: RevisionKind | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +104,8 @@ class ListedDocument:
     recorded_at: datetime  # when this revision was registered
     first_recorded_at: datetime  # when its run of revisions began: the first, or the first after a retraction
     passages: int
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None  # where a later version ends it, as known at the listing's known_at
 
 
 @dataclass(frozen=True)
@@ -126,9 +138,12 @@ class DocumentService:
         external_id: str | None = None,
         occurred_at: datetime | None = None,
         metadata: dict[str, Any] | None = None,
+        revision_kind: RevisionKind | None = None,
     ) -> DocumentRevision:
         """A new revision, or the live one when it holds this text and metadata already (created=False).
-        A document whose last revision was retracted gets a new one even for the same text."""
+        A document whose last revision was retracted gets a new one even for the same text. The new one
+        is a version or a correction of the one before (`revision_kind`, else by their dates: versions.place);
+        InvalidInput, with nothing written, where neither fits."""
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
         stored_metadata = document_metadata.serialise(metadata) if metadata is not None else None
         passages = document_passages(text, occurred_at or utc_now()) if text else []  # cut outside the transaction
@@ -141,6 +156,12 @@ class DocumentService:
             if latest and latest[0]["live"] and latest[0]["sha256"] == sha and latest[0]["metadata"] == stored_metadata:
                 return _revision(latest[0], created=False)
             previous = latest[0] if latest else None
+            placed = place(
+                revision_kind,
+                occurred_at,
+                Previous(to_native(previous["occurredAt"]), to_native(previous["validFrom"])) if previous else None,
+                named=external_id is not None,
+            )
             row = self.graph.run(
                 tx,
                 "document_create",
@@ -149,6 +170,8 @@ class DocumentService:
                 external_id=external_id,
                 revision=(previous["revision"] + 1) if previous else 1,
                 previous_id=previous["id"] if previous else None,
+                revision_kind=placed.kind,
+                valid_from=placed.valid_from,
                 text=text,
                 sha256=sha,
                 title=title,
@@ -183,6 +206,9 @@ class DocumentService:
             passages=r["passages"],
             retracted_at=to_native(r["retractedAt"]),
             metadata=document_metadata.read(r["metadata"]),
+            revision_kind=r["revisionKind"],
+            valid_from=to_native(r["validFrom"]),
+            valid_to=to_native(r["validTo"]),
             revisions=[
                 RevisionSummary(
                     v["id"],
@@ -191,6 +217,9 @@ class DocumentService:
                     to_native(v["recordedAt"]),
                     to_native(v["replacedAt"]),
                     v["passages"],
+                    v["revisionKind"],
+                    to_native(v["validFrom"]),
+                    to_native(v["validTo"]),
                 )  # fmt: skip
                 for v in r["revisions"]
             ],
@@ -208,13 +237,15 @@ class DocumentService:
         workspace: str,
         *,
         known_at: datetime,
+        valid_at: datetime,
         prefix: str = "",
         external_ids: list[str] | None = None,
         limit: int = 100,
         cursor: str | None = None,
     ) -> DocumentPage:
         """Documents registered under an external id, in external id order, by the revision live as
-        known at `known_at`: those whose external id starts with `prefix`, or exactly `external_ids`."""
+        known at `known_at` and valid at `valid_at` (of its versions, the one in force then): those
+        whose external id starts with `prefix`, or exactly `external_ids`."""
         if not 1 <= limit <= MAX_DOCUMENTS_PAGE:
             raise InvalidInput(f"limit must be between 1 and {MAX_DOCUMENTS_PAGE}", field="limit")
         if external_ids is not None and len(external_ids) > MAX_EXTERNAL_IDS:
@@ -228,6 +259,7 @@ class DocumentService:
             after=after,
             limit=limit,
             known_at=known_at,
+            valid_at=valid_at,
         )
         documents = [
             ListedDocument(
@@ -243,6 +275,8 @@ class DocumentService:
                 recorded_at=to_native(r["recordedAt"]),
                 first_recorded_at=to_native(r["firstRecordedAt"]),
                 passages=r["passages"],
+                valid_from=to_native(r["validFrom"]),
+                valid_to=to_native(r["validTo"]),
             )
             for r in rows
         ]
@@ -284,5 +318,12 @@ class DocumentService:
 
 def _revision(row: dict[str, Any], created: bool) -> DocumentRevision:
     return DocumentRevision(
-        row["id"], row["revision"], row["sha256"], created, row["passages"], to_native(row["occurredAt"])
+        row["id"],
+        row["revision"],
+        row["sha256"],
+        created,
+        row["passages"],
+        to_native(row["occurredAt"]),
+        row["revisionKind"],
+        to_native(row["validFrom"]),
     )

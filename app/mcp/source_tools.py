@@ -28,7 +28,7 @@ from donto.jobs.store import MAX_PAGE
 from donto.mcp.common import READS, WRITES, Describe, as_rest
 from donto.mcp.common import result as _result
 from donto.memory import Memory
-from donto.temporal.instants import iso, utc_now
+from donto.temporal.instants import iso
 from donto.temporal.scope import TimeScope
 
 OCCURRED_AT = (
@@ -52,6 +52,9 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
                 source="where it came from, e.g. a URL",
                 external_id="your own id for it: the same id with new text is a new revision",
                 occurred_at=OCCURRED_AT,
+                revision_kind="new text under an existing external_id: 'version' (the world changed: valid from "
+                "occurred_at, the revision before valid until then) or 'correction' (a fix of the revision before); "
+                "default: a later occurred_at is a version, the same or none a correction",
                 metadata="a JSON object kept with it and handed back on reads and listings (never searched); "
                 "with metadata the text may be empty",
             ),
@@ -61,10 +64,19 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         """Keep a text so that recall finds its sentences (no LLM needed), and so that claims can cite it.
 
         It is cut into passages, each recallable with its exact character offsets. Registering the
-        same text again changes nothing; new text under the same external_id is a new revision, and
-        reads from then on see only the new one. To also extract facts from it, use memorize."""
+        same text again changes nothing; new text under the same external_id is a new revision: a new
+        version, valid from its occurred_at (recall as of an earlier time still finds the one before), or
+        a correction, which reads from then on see instead of the one before. To also extract facts
+        from it, use memorize."""
         doc = memory.documents.register(
-            workspace_of(ctx), body.text, body.title, body.source, body.external_id, body.occurred_at, body.metadata
+            workspace_of(ctx),
+            body.text,
+            body.title,
+            body.source,
+            body.external_id,
+            body.occurred_at,
+            body.metadata,
+            body.revision_kind,
         )
         return _result(DocumentOut.of(doc))
 
@@ -81,17 +93,24 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         known_at: Annotated[
             Instant | None, Field(description="as memory knew it at this instant, to see what it held; default now")
         ] = None,
+        valid_at: Annotated[
+            Instant | None,
+            Field(description="the version in force at this instant (a price list, a policy as it was); default now"),
+        ] = None,
         limit: Annotated[int, Field(ge=1, le=MAX_DOCUMENTS_PAGE, description="documents per page")] = 100,
         cursor: Annotated[str | None, Field(max_length=1024, description="next_cursor of the previous page")] = None,
     ) -> Annotated[CallToolResult, DocumentPageOut]:
         """The documents kept under an external id, each by its current revision, with its metadata.
 
-        In external id order, as known at known_at (default now); retracted ones are left out."""
+        In external id order, as known at known_at and valid at valid_at (both default now): of a
+        document's versions, the one in force then; retracted ones are left out."""
         if prefix is not None and external_id is not None:
             raise errors.InvalidInput("give prefix or external_id, not both", field="external_id")
+        scope = TimeScope.resolve(valid_at, known_at)
         page = memory.documents.listing(
             workspace_of(ctx),
-            known_at=known_at or utc_now(),
+            known_at=scope.known_at,
+            valid_at=scope.valid_at,
             prefix=prefix or "",
             external_ids=external_id,
             limit=limit,

@@ -71,10 +71,13 @@ def turn_item(c: Candidate, turn: Mapping[str, Any], with_provenance: bool) -> R
 def passage_item(c: Candidate, run: Sequence[Mapping[str, Any]], with_provenance: bool) -> RecallItem:
     """A run of a registered document's passages in one line: what the document says there (or, in a
     transcript, who said it), dated as a turn is (the document's date, and the dates the passages' own
-    time expressions resolved to). Its offsets span the run: text[start:end] of that revision."""
+    time expressions resolved to), and, for a version a later one ended, until when it held ("until
+    1 June 2024"). Its offsets span the run: text[start:end] of that revision."""
     run = sorted(run, key=lambda p: p["start"])
     first = run[0]
     tags = [date_label(read_instant(first["occurredAt"]))] if first["occurredAt"] else []
+    if ended := read_instant(first.get("validTo")):
+        tags.append(f"until {date_label(ended)}")
     tags += list(dict.fromkeys(date_tag_text(p["datePhrase"], p["dateTag"]) for p in run if p["datePhrase"]))
     prefix = f"[{'; '.join(dict.fromkeys(tags))}] " if tags else ""
     provenance = Provenance(

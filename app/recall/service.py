@@ -220,7 +220,13 @@ class Details:
             self.turns.update({t["id"]: t for t in around["turns"]})
         strong, ids = [c.id for c in strongest if c.kind == "passage"], [c.id for c in best if c.kind == "passage"]
         if strong or ids:  # a document passage's neighbours are in its revision, so in the hit's time scope
-            around = self.graph.read_row("recall_passages_around", workspace=self.workspace, strongest=strong, ids=ids)
+            around = self.graph.read_row(
+                "recall_passages_around",
+                workspace=self.workspace,
+                strongest=strong,
+                ids=ids,
+                known_at=self.scope.known_at,
+            )
             self.neighbours.update({n["id"]: n for n in around["neighbours"]})
             self.passages.update({p["id"]: p for p in around["passages"]})
 
@@ -230,7 +236,13 @@ class Details:
         self.turns.update(self.by_id("recall_turns", turns))
         passages = [c.id for c in candidates if c.kind == "passage" and c.id not in self.passages]
         if passages:  # recall_passages_around, asked for no neighbours
-            around = self.graph.read_row("recall_passages_around", workspace=self.workspace, strongest=[], ids=passages)
+            around = self.graph.read_row(
+                "recall_passages_around",
+                workspace=self.workspace,
+                strongest=[],
+                ids=passages,
+                known_at=self.scope.known_at,
+            )
             self.passages.update({p["id"]: p for p in around["passages"]})
 
     def units(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -7,13 +7,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Response
 
-from donto.api.deps import INSTANT_HELP, MemoryDep, WorkspaceDep, instant_param
+from donto.api.deps import MemoryDep, ScopeDep, WorkspaceDep
 from donto.api.schemas.claims import RetractIn, RetractOut
 from donto.api.schemas.common import KEYED, WITH_BODY, errors
 from donto.api.schemas.documents import DocumentDetailOut, DocumentIn, DocumentOut, DocumentPageOut
 from donto.documents.service import MAX_DOCUMENTS_PAGE, MAX_EXTERNAL_IDS
 from donto.errors import InvalidInput
-from donto.temporal.instants import iso, utc_now
+from donto.temporal.instants import iso
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"], responses=KEYED)
 
@@ -29,10 +29,19 @@ router = APIRouter(prefix="/v1/documents", tags=["documents"], responses=KEYED)
 )
 def register_document(body: DocumentIn, memory: MemoryDep, workspace: WorkspaceDep, response: Response) -> DocumentOut:
     """Register source text, cut into sentence passages that recall searches (no LLM needed). The same
-    external_id with new text makes a new revision, which replaces the earlier one's passages for reads
-    as known from then on; the same text again returns the existing revision (200)."""
+    external_id with new text makes a new revision: a new version valid from its `occurred_at` (the
+    one before valid until then), or a correction that replaces the one before for reads as known from
+    then on (`revision_kind`; unasked, a later `occurred_at` makes a version, the same or none a
+    correction); the same text again returns the existing revision (200)."""
     doc = memory.documents.register(
-        workspace, body.text, body.title, body.source, body.external_id, body.occurred_at, body.metadata
+        workspace,
+        body.text,
+        body.title,
+        body.source,
+        body.external_id,
+        body.occurred_at,
+        body.metadata,
+        body.revision_kind,
     )
     if not doc.created:
         response.status_code = 200
@@ -43,6 +52,7 @@ def register_document(body: DocumentIn, memory: MemoryDep, workspace: WorkspaceD
 def list_documents(
     memory: MemoryDep,
     workspace: WorkspaceDep,
+    scope: ScopeDep,
     prefix: Annotated[
         str | None, Query(max_length=512, description="only documents whose external id starts with this")
     ] = None,
@@ -53,18 +63,19 @@ def list_documents(
             description="only the documents of exactly these external ids (repeat the parameter for several)",
         ),
     ] = None,
-    known_at: Annotated[str | None, Query(description="as donto knew it at this instant; " + INSTANT_HELP)] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_DOCUMENTS_PAGE)] = 100,
     cursor: Annotated[str | None, Query(max_length=1024, description="next_cursor of the page before")] = None,
 ) -> DocumentPageOut:
     """Documents registered under an external id, in external id order, each by its revision live as
     known at `known_at` (default now: a retracted document is left out; as known before its
-    retraction, it is there), with its metadata. `prefix` or `external_id` narrow the listing."""
+    retraction, it is there) and valid at `valid_at` (default now: of its versions, the one in force
+    then), with its metadata. `prefix` or `external_id` narrow the listing."""
     if prefix is not None and external_id is not None:
         raise InvalidInput("give prefix or external_id, not both", field="external_id")
     page = memory.documents.listing(
         workspace,
-        known_at=instant_param(known_at, "known_at") or utc_now(),
+        known_at=scope.known_at,
+        valid_at=scope.valid_at,
         prefix=prefix or "",
         external_ids=external_id,
         limit=limit,
@@ -75,7 +86,8 @@ def list_documents(
 
 @router.get("/{document_id}", response_model=DocumentDetailOut, responses=errors(404))
 def get_document(document_id: str, memory: MemoryDep, workspace: WorkspaceDep) -> DocumentDetailOut:
-    """A revision: its title, dates, length and passage count, and every revision of its document."""
+    """A revision: its title, dates, valid interval, length and passage count, and every revision of
+    its document, each a version or a correction."""
     return DocumentDetailOut.of(memory.documents.get(workspace, document_id))
 
 

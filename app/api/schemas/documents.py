@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, ValidationInfo, field_validator
 
@@ -33,7 +33,16 @@ class DocumentIn(Strict):
     occurred_at: Instant | None = Field(
         default=None,
         description="when the text was written or said: dates its passages, and relative dates in it "
-        "('last month') resolve against it; default: when it is registered",
+        "('last month') resolve against it; default: when it is registered. Under an external_id, a later "
+        "occurred_at than the revision before makes a new version, valid from it",
+    )
+    revision_kind: Literal["version", "correction"] | None = Field(
+        default=None,
+        description="what new text under an existing external_id is: 'version', a new version in the world, valid "
+        "from its occurred_at (required, and later than the start of the revision before, which is valid until "
+        "then); 'correction', a fix of the revision before, which it replaces as known from now on and whose valid "
+        "start it takes. Default: 'version' when occurred_at is later than the revision before's, 'correction' "
+        "when it is the same or not given; an earlier occurred_at is refused (422) unless it is a correction",
     )
 
     @field_validator("metadata")
@@ -55,12 +64,27 @@ class DocumentOut(BaseModel):
     sha256: str
     passages: int = Field(description="sentence passages the revision was cut into, recallable once embedded")
     occurred_at: str | None
+    revision_kind: Literal["version", "correction"] | None = Field(
+        description="a version (a first revision is one) or a correction of the revision before; null for one "
+        "registered before versions"
+    )
+    valid_from: str | None = Field(description="when the revision holds from in the world; null: no particular time")
 
     @classmethod
     def of(cls, doc: DocumentRevision) -> DocumentOut:
         return cls(
-            id=doc.id, revision=doc.revision, sha256=doc.sha256, passages=doc.passages, occurred_at=iso(doc.occurred_at)
+            id=doc.id,
+            revision=doc.revision,
+            sha256=doc.sha256,
+            passages=doc.passages,
+            occurred_at=iso(doc.occurred_at),
+            revision_kind=doc.revision_kind,
+            valid_from=iso(doc.valid_from),
         )
+
+
+VALID_TO = "where a later version ends it in the world; null while none does"
+KIND = "a version or a correction of the revision before; null for one registered before versions"
 
 
 class RevisionOut(BaseModel):
@@ -70,6 +94,9 @@ class RevisionOut(BaseModel):
     recorded_at: str
     replaced_at: str | None = Field(description="when a later revision replaced it; null while current")
     passages: int
+    revision_kind: Literal["version", "correction"] | None = Field(description=KIND)
+    valid_from: str | None
+    valid_to: str | None = Field(description=VALID_TO)
 
 
 class DocumentDetailOut(BaseModel):
@@ -88,6 +115,11 @@ class DocumentDetailOut(BaseModel):
     retracted_at: str | None = Field(default=None, description="when this revision was retracted; null if never")
     metadata: dict[str, Any] | None = Field(default=None, description="the JSON object registered with it, if any")
     passages: int
+    revision_kind: Literal["version", "correction"] | None = Field(default=None, description=KIND)
+    valid_from: str | None = Field(
+        default=None, description="when it holds from in the world; null: no particular time"
+    )
+    valid_to: str | None = Field(default=None, description=VALID_TO)
     revisions: list[RevisionOut] = Field(description="every revision of the document, oldest first")
 
     @classmethod
@@ -106,6 +138,9 @@ class DocumentDetailOut(BaseModel):
             retracted_at=iso(doc.retracted_at),
             metadata=doc.metadata,
             passages=doc.passages,
+            revision_kind=doc.revision_kind,
+            valid_from=iso(doc.valid_from),
+            valid_to=iso(doc.valid_to),
             revisions=[
                 RevisionOut(
                     id=r.id,
@@ -114,6 +149,9 @@ class DocumentDetailOut(BaseModel):
                     recorded_at=iso(r.recorded_at),
                     replaced_at=iso(r.replaced_at),
                     passages=r.passages,
+                    revision_kind=r.revision_kind,
+                    valid_from=iso(r.valid_from),
+                    valid_to=iso(r.valid_to),
                 )
                 for r in doc.revisions
             ],
@@ -121,7 +159,7 @@ class DocumentDetailOut(BaseModel):
 
 
 class ListedDocumentOut(BaseModel):
-    id: str = Field(description="the live revision's id")
+    id: str = Field(description="the id of the revision live as known at known_at and valid at valid_at")
     external_id: str
     revision: int
     title: str | None
@@ -135,6 +173,8 @@ class ListedDocumentOut(BaseModel):
         description="when the document's run of revisions began: its first revision, or the first after a retraction"
     )
     passages: int
+    valid_from: str | None = Field(default=None, description="when this revision holds from; null: no particular time")
+    valid_to: str | None = Field(default=None, description=VALID_TO + ", as known at known_at")
 
     @classmethod
     def of(cls, doc: ListedDocument) -> ListedDocumentOut:
@@ -151,6 +191,8 @@ class ListedDocumentOut(BaseModel):
             recorded_at=iso(doc.recorded_at) or "",
             first_recorded_at=iso(doc.first_recorded_at) or "",
             passages=doc.passages,
+            valid_from=iso(doc.valid_from),
+            valid_to=iso(doc.valid_to),
         )
 
 
