@@ -157,8 +157,8 @@ test: install check neo4j model browser standard-venv adk-venv
 	  $(BIN)/python -m pytest -m "not unit"
 
 # The Neo4j Labs agent-memory conformance kit (TCK: a copy of its folder, never in this repository) run
-# through donto's own bridge (bench/tck.py): its counts per tier. Against a running donto with
-# DONTO_URL and DONTO_API_KEY (an admin key) set, else against an API and a throwaway Neo4j it starts.
+# through donto's own adapter (tests/tck_bridge.py, run by bench/tck.py): its counts per tier. Against a
+# running donto with DONTO_URL and DONTO_API_KEY (an admin key) set, else against an API and a throwaway Neo4j it starts.
 TCK ?= ../shared/tck
 tck: install neo4j model
 	$(BIN)/python -m bench tck --kit $(TCK) $(if $(DONTO_URL),--url $(DONTO_URL) --api-key "$$DONTO_API_KEY")

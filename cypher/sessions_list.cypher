@@ -2,10 +2,14 @@
 // $known_at: those recorded by then, each with how many of its turns were live then and when the
 // first and last of those were said (a turn with no time of its own: its session's start, else when
 // it was recorded). Keyset paging: the $limit sessions after the id $after ('' for the first page).
-// Parameters: $workspace, $after (a session id, or ''), $limit (integer), $known_at (datetime)
+// $prefix keeps only the sessions whose external id starts with it ('' keeps all): an adapter's
+// own sessions (adk:app/user/...) without listing the workspace's others.
+// Parameters: $workspace, $after (a session id, or ''), $limit (integer), $known_at (datetime),
+//             $prefix (string, '' for all)
 // Returns: one row, rows: a list of {id, externalId, startedAt, recordedAt, turnCount, firstAt, lastAt}
 MATCH (s:Session)
 WHERE s.workspace = $workspace AND s.id > $after AND s.txFrom <= $known_at
+  AND s.externalId STARTS WITH $prefix
 WITH s ORDER BY s.id
 LIMIT $limit
 CALL (s) {

@@ -136,6 +136,23 @@ def test_what_we_believed_then_as_known_then(memory, seeded):
     assert "john-ternus" not in {r["object"] for r in known}
 
 
+def test_a_claims_versions_say_what_was_believed_when_across_a_correction(memory, seeded):
+    api = seeded["api"]
+    august = api.write(claim("ann", "lives_in", "glasgow", valid_from="2026-08-01"))["claims"][0]["id"]
+    corrected = api.write(claim("ann", "lives_in", "glasgow", valid_from="2026-07-01", corrects=august))
+    july = corrected["claims"][0]["id"]
+    for start in (august, july, None):  # from either version, and picked when none is named
+        rows = run(memory, "guide_claim_versions", api.workspace, claim=start)
+        assert [r["v"]["id"] for r in rows] == [august, july], start
+        old, new = rows
+        assert (old["validFrom"].month, new["validFrom"].month) == (8, 7)
+        assert old["believedUntil"] == new["believedFrom"] and new["believedUntil"] is None
+        assert old["correctedBy"] == july and new["correctedBy"] is None and old["supersededBy"] is None
+        # Relationships come as data: (start, type, end).
+        assert [(s["id"], kind, e["id"]) for s, kind, e in new["links"]] == [(july, "CORRECTS", august)]
+        assert old["links"] == []
+
+
 def test_the_premise_walk_marks_the_stale_premise_and_draws_what_replaced_it(memory, seeded):
     ws = seeded["api"].workspace
     rows = run(memory, "guide_premise_walk", ws)  # by default: the claim with the deepest premises

@@ -322,6 +322,22 @@ def test_the_workspaces_sessions_are_listed_in_the_order_they_began_a_page_at_a_
     assert api.get("/v1/sessions", params={"known_at": "2020-01-01"}).json()["sessions"] == []
 
 
+def test_sessions_listed_under_a_prefix_are_only_those_whose_external_id_starts_with_it(api: Api):
+    for name in ("adk:app/ann/1", "adk:app/bob/1", "adk:app/ann/2", "other", "adk:app/ann%2F/3"):
+        post(api, name, said(1))
+    names = lambda page: [s["external_id"] for s in page["sessions"]]  # noqa: E731
+    ann = api.get("/v1/sessions", params={"prefix": "adk:app/ann/"}).json()
+    assert names(ann) == ["adk:app/ann/1", "adk:app/ann/2"]
+    first = api.get("/v1/sessions", params={"prefix": "adk:", "limit": 2}).json()
+    rest = api.get("/v1/sessions", params={"prefix": "adk:", "limit": 2, "cursor": first["next_cursor"]}).json()
+    assert names(first) + names(rest) == ["adk:app/ann/1", "adk:app/bob/1", "adk:app/ann/2", "adk:app/ann%2F/3"]
+    assert names(api.get("/v1/sessions", params={"prefix": "zzz"}).json()) == []
+    # A prefix is text, never a pattern: nothing matches a regex or a LIKE wildcard.
+    assert names(api.get("/v1/sessions", params={"prefix": ".*"}).json()) == []
+    refused = api.get("/v1/sessions", params={"prefix": ""})
+    assert refused.status_code == 422 and "prefix" in refused.text
+
+
 def test_what_the_workspace_does_not_hold_is_a_404_naming_it(api: Api):
     for method, path, field, named in [
         ("GET", "/v1/sessions/nowhere/turns", "session", "'nowhere'"),

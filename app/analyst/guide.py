@@ -49,6 +49,15 @@ SLIDES = (
         query="guide_believed_as_of",
     ),
     Slide(
+        "One claim's versions: what was believed when",
+        "A claim is never edited. A <b>correction</b> (<code>CORRECTS</code>: &ldquo;sorry, it was July, not "
+        "August&rdquo;) is a new version; donto believed the old one until then, so <code>believedUntil</code> "
+        "closes where the new one's <code>believedFrom</code> opens, and a read as known before still gets "
+        "the old one. A <b>replacement</b> (<code>SUPERSEDES</code>) says the world changed: both stay believed, "
+        "each for its own valid time. Set <code>claim</code> to any version; null picks the claim corrected last.",
+        query="guide_claim_versions",
+    ),
+    Slide(
         "Is it still safe to act on? The premise walk",
         "A claim derived from others rests on them (<code>DERIVED_FROM</code>, drawn thick). The path goes "
         "from the claim to each premise; the <code>stale</code> column marks a premise that is out of date now "

@@ -502,20 +502,25 @@ class AsyncClient:
         return await self._call(TurnOut, "GET", f"/v1/turns/{segment(turn_id)}")
 
     async def list_sessions(
-        self, *, limit: int | None = None, cursor: str | None = None, known_at: str | datetime | None = None
+        self,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        known_at: str | datetime | None = None,
+        prefix: str | None = None,
     ) -> SessionPageOut:
-        """One page of the workspace's conversations, in the order they began; pass `next_cursor` back as
-        `cursor` (or use iter_sessions)."""
-        params = query(limit=limit, cursor=cursor, known_at=known_at)
+        """One page of the workspace's conversations, in the order they began (with `prefix`, only those
+        whose external id starts with it); pass `next_cursor` back as `cursor` (or use iter_sessions)."""
+        params = query(limit=limit, cursor=cursor, known_at=known_at, prefix=prefix)
         return await self._call(SessionPageOut, "GET", "/v1/sessions", params=params)
 
     async def iter_sessions(
-        self, *, known_at: str | datetime | None = None, page_size: int | None = None
+        self, *, known_at: str | datetime | None = None, page_size: int | None = None, prefix: str | None = None
     ) -> AsyncIterator[SessionOut]:
         """Every conversation list_sessions would page through, fetched a page at a time."""
         cursor = None
         while True:
-            page = await self.list_sessions(limit=page_size, cursor=cursor, known_at=known_at)
+            page = await self.list_sessions(limit=page_size, cursor=cursor, known_at=known_at, prefix=prefix)
             for session in page.sessions:
                 yield session
             if not (cursor := page.next_cursor):

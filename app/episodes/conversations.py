@@ -149,14 +149,21 @@ class ConversationService:
         return Turn.of(rows[0]["turn"])
 
     def sessions(
-        self, workspace: str, *, limit: int = 50, cursor: str | None = None, known_at: datetime
+        self,
+        workspace: str,
+        *,
+        limit: int = 50,
+        cursor: str | None = None,
+        known_at: datetime,
+        prefix: str = "",
     ) -> SessionPage:
-        """The workspace's sessions recorded by `known_at`, in the order they began, a page at a time."""
+        """The workspace's sessions recorded by `known_at`, in the order they began, a page at a time;
+        with `prefix`, only those whose external id starts with it."""
         if not 1 <= limit <= MAX_SESSIONS_PAGE:
             raise InvalidInput(f"limit is from 1 to {MAX_SESSIONS_PAGE}", field="limit")
         after = cursors.decode_session(cursor) if cursor is not None else ""
         rows = self.graph.read_list(
-            "sessions_list", workspace=workspace, after=after, limit=limit + 1, known_at=known_at
+            "sessions_list", workspace=workspace, after=after, limit=limit + 1, known_at=known_at, prefix=prefix
         )
         sessions = [
             Session(

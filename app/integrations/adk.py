@@ -223,8 +223,8 @@ class DontoMemoryService(BaseMemoryService):
         prefix = mapping.session_prefix(app_name, user_id)
         return [
             session.external_id
-            async for session in self.client.iter_sessions(page_size=SESSIONS_PAGE)
-            if session.external_id.startswith(prefix) and session.turn_count
+            async for session in self.client.iter_sessions(page_size=SESSIONS_PAGE, prefix=prefix)
+            if session.turn_count
         ]
 
 

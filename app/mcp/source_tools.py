@@ -68,16 +68,7 @@ def register(server: MCPServer, memory: Memory, workspace_of: Callable[[Context]
         version, valid from its occurred_at (recall as of an earlier time still finds the one before), or
         a correction, which reads from then on see instead of the one before. To also extract facts
         from it, use memorize."""
-        doc = memory.documents.register(
-            workspace_of(ctx),
-            body.text,
-            body.title,
-            body.source,
-            body.external_id,
-            body.occurred_at,
-            body.metadata,
-            body.revision_kind,
-        )
+        doc = body.register_in(memory.documents, workspace_of(ctx))
         return _result(DocumentOut.of(doc))
 
     @server.tool(annotations=READS)

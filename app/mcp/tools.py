@@ -370,12 +370,19 @@ def build_server(memory: Memory, workspace_of: WorkspaceOf) -> DontoMCP:
         limit: Annotated[int, Field(ge=1, le=MAX_SESSIONS_PAGE, description="sessions per page")] = 50,
         cursor: Annotated[str | None, Field(max_length=512, description="next_cursor of the previous page")] = None,
         known_at: KnownAt = None,
+        prefix: Annotated[
+            str | None,
+            Field(min_length=1, max_length=512, description="only sessions whose external id starts with this"),
+        ] = None,
     ) -> Annotated[CallToolResult, SessionPageOut]:
         """The conversations kept (add_turns), in the order they began, a page at a time.
 
-        Each with its live turn count and when its first and last turns were said."""
+        Each with its live turn count and when its first and last turns were said; with `prefix`, only
+        the sessions whose external id starts with it."""
         scope = TimeScope.resolve(None, known_at)
-        page = memory.conversations.sessions(workspace_of(ctx), limit=limit, cursor=cursor, known_at=scope.known_at)
+        page = memory.conversations.sessions(
+            workspace_of(ctx), limit=limit, cursor=cursor, known_at=scope.known_at, prefix=prefix or ""
+        )
         return _result(SessionPageOut.of(page))
 
     @server.tool(annotations=READS)

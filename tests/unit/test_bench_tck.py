@@ -1,11 +1,11 @@
-"""`bench tck`'s bridge: donto's answers mapped onto the agent-memory TCK's data model, the kit's
-registry and report read, and the bridge's answers to what donto does not do (no kit, no server)."""
+"""donto's TCK adapter (tests/tck_bridge.py) and `bench tck`'s runner: donto's answers mapped onto the
+agent-memory TCK's data model, the kit's registry and report read, and the bridge's answers to what
+donto does not do (no kit, no server)."""
 
 import uuid
 
 from fastapi.testclient import TestClient
-
-from bench.tck import (
+from tck_bridge import (
     DontoBridge,
     bridge_app,
     claim_hits,
@@ -14,18 +14,16 @@ from bench.tck import (
     entity_of,
     fact_of,
     message_of,
-    outcomes_of,
     preference_claim,
     preference_of,
-    registry_test_id,
-    scenario_ids,
     session_info_of,
     step_text,
-    tiers_of,
     tool_stats_of,
     trace_of,
     turn_hits,
 )
+
+from bench.tck import outcomes_of, registry_test_id, scenario_ids, tiers_of
 
 TURN = {
     "id": "01a23503-5c0c-7ab7-a0f6-21e7b2237caa",

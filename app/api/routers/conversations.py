@@ -27,11 +27,16 @@ def list_sessions(
     limit: Annotated[int, Query(ge=1, le=MAX_SESSIONS_PAGE)] = 50,
     cursor: Annotated[str | None, Query(max_length=512, description="next_cursor of the page before")] = None,
     known_at: KnownAt = None,
+    prefix: Annotated[
+        str | None, Query(min_length=1, max_length=512, description="only sessions whose external id starts with this")
+    ] = None,
 ) -> SessionPageOut:
     """The workspace's sessions in the order they began, as known at `known_at` (default now): each
-    with its live turns' count and when the first and last of them were said."""
+    with its live turns' count and when the first and last of them were said; with `prefix`, only
+    the sessions whose external id starts with it (a cursor pages on under the same prefix)."""
     known = instant_param(known_at, "known_at") or utc_now()
-    return SessionPageOut.of(memory.conversations.sessions(workspace, limit=limit, cursor=cursor, known_at=known))
+    page = memory.conversations.sessions(workspace, limit=limit, cursor=cursor, known_at=known, prefix=prefix or "")
+    return SessionPageOut.of(page)
 
 
 @router.get("/v1/sessions/{session:path}/turns", response_model=TurnPageOut, responses=errors(404))

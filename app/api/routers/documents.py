@@ -33,16 +33,7 @@ def register_document(body: DocumentIn, memory: MemoryDep, workspace: WorkspaceD
     one before valid until then), or a correction that replaces the one before for reads as known from
     then on (`revision_kind`; unasked, a later `occurred_at` makes a version, the same or none a
     correction); the same text again returns the existing revision (200)."""
-    doc = memory.documents.register(
-        workspace,
-        body.text,
-        body.title,
-        body.source,
-        body.external_id,
-        body.occurred_at,
-        body.metadata,
-        body.revision_kind,
-    )
+    doc = body.register_in(memory.documents, workspace)
     if not doc.created:
         response.status_code = 200
     return DocumentOut.of(doc)

@@ -11,7 +11,7 @@ from donto.api.schemas.common import Instant, Key, Strict
 from donto.temporal.instants import iso
 
 if TYPE_CHECKING:  # the domain types the converters take; the models alone stay light for donto.Client
-    from donto.documents.service import DocumentPage, DocumentRevision, DocumentView, ListedDocument
+    from donto.documents.service import DocumentPage, DocumentRevision, DocumentService, DocumentView, ListedDocument
 
 METADATA_HELP = (
     f"a JSON object kept with the revision and handed back on every read and listing of it; at most "
@@ -56,6 +56,19 @@ class DocumentIn(Strict):
         if not text and info.data.get("metadata") is None:
             raise ValueError("text is empty: give the text, or metadata to keep with an empty text")
         return text
+
+    def register_in(self, documents: DocumentService, workspace: str) -> DocumentRevision:
+        """Register this document: one conversion for REST and MCP alike."""
+        return documents.register(
+            workspace,
+            self.text,
+            self.title,
+            self.source,
+            self.external_id,
+            self.occurred_at,
+            self.metadata,
+            self.revision_kind,
+        )
 
 
 class DocumentOut(BaseModel):
