@@ -156,6 +156,8 @@ _TAKEN_BACK = (
 # Only the right value: sorry, I meant July · actually it was 2019 · correction: Tuesday
 _RIGHT_ONLY = re.compile(rf"^(?:(?P<lead>{_SAYS}|{_MEANT})\s+)?(?P<new>{_VALUE})$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[\s.!…]+$")
+# A correction is said in a short sentence: a longer one is read for none (and costs nothing).
+CORRECTION_CHARS = 200
 
 
 class English:
@@ -273,7 +275,7 @@ ENGLISH = English()
 
 def _sentence_correction(sentence: str) -> Correction | None:
     sentence = sentence.strip()
-    if not sentence or sentence.rstrip().endswith("?") or _UNSURE.search(sentence):
+    if not sentence or len(sentence) > CORRECTION_CHARS or sentence.endswith("?") or _UNSURE.search(sentence):
         return None
     owned, rest = False, sentence
     while opened := _OPENING.match(rest):

@@ -102,6 +102,13 @@ def test_a_doubt_a_question_a_contrast_or_someone_elses_words_correct_nothing(te
     assert ENGLISH.correction(text) is None
 
 
+def test_a_correction_is_a_short_sentence_of_a_long_turn():
+    chatter = "It was a lovely day by the lake. " * 500
+    assert ENGLISH.correction(chatter + "Sorry, it was July, not August.") == Correction("July", "August")
+    rambling = "Sorry" + ", sorry" * 40 + ", it was July, not August."
+    assert ENGLISH.correction(rambling) is None  # past CORRECTION_CHARS: no correction is said so
+
+
 def test_a_long_hostile_text_is_read_quickly():
     import time
 
