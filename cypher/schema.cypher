@@ -88,7 +88,11 @@ CREATE CONSTRAINT transaction_clock_workspace IF NOT EXISTS FOR (t:TransactionCl
 
 CREATE CONSTRAINT schema_name IF NOT EXISTS FOR (s:DontoSchema) REQUIRE s.name IS UNIQUE;
 
-// Episodes: sessions of turns (NEXT in order), each turn split into sentence passages.
+// Episodes: sessions of turns (NEXT in order), each turn split into sentence passages. Between turns
+// of a session, (later:Turn)-[:CORRECTS {txFrom, value, replaced}]->(earlier:Turn): the later turn,
+// by the same speaker, corrects what the earlier said ("sorry, it was July, not August";
+// app/episodes/corrections.py), as known from txFrom while the later turn is live. Reached from the
+// turns, as claims' relationships are: no index.
 CREATE CONSTRAINT session_id IF NOT EXISTS FOR (s:Session) REQUIRE s.id IS UNIQUE;
 CREATE CONSTRAINT session_key IF NOT EXISTS FOR (s:Session) REQUIRE (s.workspace, s.externalId) IS UNIQUE;
 CREATE CONSTRAINT turn_id IF NOT EXISTS FOR (t:Turn) REQUIRE t.id IS UNIQUE;

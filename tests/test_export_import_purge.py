@@ -84,7 +84,8 @@ def export(memory: Memory, workspace: str) -> bytes:
 def populate(api: Api, llm: ScriptedLLM | None = None) -> dict[str, Any]:
     """A workspace with every kind of thing donto keeps: registry, document revisions, claims of
     each object kind with valid times, every claim-to-claim link, evidence in a document and in a
-    turn, a retraction, an episode, workspace settings, and (with an LLM) a finished and a queued job."""
+    turn, a retraction, an episode (with a turn that corrects another), workspace settings, and
+    (with an LLM) a finished and a queued job."""
     assert api.put("/v1/predicates/ceo_of", json={"cardinality": "one", "aliases": ["chief"]}).status_code == 200
     registry = api.client.app.state.memory.predicates  # extraction's proposal of an alias, as a job makes one
     assert registry.propose_aliases(api.workspace, [("chief_executive_of", "ceo_of", 0.93)], "job:test")
@@ -132,6 +133,7 @@ def populate(api: Api, llm: ScriptedLLM | None = None) -> dict[str, Any]:
                 {"external_id": "t1", "speaker": "Maya", "text": "I ran my first half marathon last Saturday!"},
                 {"external_id": "t2", "speaker": "Sam", "text": "Congrats! Zebraquux said you would."},
                 {"external_id": "t3", "speaker": "Maya", "text": "Lisbon is next month, in May 2027."},
+                {"external_id": "t4", "speaker": "Maya", "text": "Sorry, I meant June, not May."},  # CORRECTS t3
             ],
         },
     ).json()
@@ -260,6 +262,7 @@ def reads(api: Api, facts: dict[str, Any]) -> dict[str, Any]:
         "jobs": [get(f"/v1/jobs/{j}") for j in facts["jobs"]] + [get(f"/v1/jobs/{j}/raw") for j in facts["jobs"]],
         "settings": {k: v for k, v in get("/v1/workspace").items() if k != "workspace"},
         "predicates": get("/v1/predicates"),
+        "turns": get("/v1/sessions/chat-1/turns", known_at=facts["known_after"]),  # t3 corrected_by t4
         "memory": memory_reads(api, facts),
     }
     for claim_id in facts["claims"]:

@@ -36,6 +36,10 @@ class Turn:
     retracted_at: datetime | None
     retraction_reason: str | None
     metadata: dict[str, Any] | None
+    # The later turn of its session that corrects it ("sorry, it was July, not August";
+    # episodes/corrections.py), as the read's scope knows it: its external id and donto id.
+    corrected_by: str | None = None
+    corrected_by_id: str | None = None
 
     @classmethod
     def of(cls, row: dict[str, Any]) -> Turn:
@@ -51,6 +55,8 @@ class Turn:
             retracted_at=to_native(row["retractedAt"]),
             retraction_reason=row["retractionReason"],
             metadata=turn_metadata.read(row["metadata"]),
+            corrected_by=(row.get("correctedBy") or {}).get("externalId"),
+            corrected_by_id=(row.get("correctedBy") or {}).get("id"),
         )
 
 

@@ -15,10 +15,13 @@ from neo4j import ManagedTransaction
 from donto import metadata as turn_metadata
 from donto.embedding.encoder import Encoder
 from donto.embedding.turns import embed_turns, exchange_text, says_nothing
+from donto.episodes.corrections import write_corrections
 from donto.episodes.passages import dated_passages, split_passages
 from donto.errors import InvalidInput
 from donto.graph.client import GraphClient, next_transaction_time
 from donto.ids import uuid7
+from donto.recall.english import ENGLISH
+from donto.recall.language import Language
 from donto.temporal.instants import to_native, utc_now
 
 
@@ -60,9 +63,10 @@ OPTIMISTIC_ATTEMPTS = 3  # appends planned outside the transaction before one re
 
 
 class EpisodeService:
-    def __init__(self, graph: GraphClient, encoder: Encoder):
+    def __init__(self, graph: GraphClient, encoder: Encoder, language: Language = ENGLISH):
         self.graph = graph
         self.encoder = encoder
+        self.language = language  # whose words say that a turn corrects an earlier one (corrections.py)
 
     def write(
         self, workspace: str, session_external_id: str, started_at: datetime | None, turns: Sequence[NewTurn]
@@ -159,6 +163,9 @@ class EpisodeService:
                 turns=rows,
             )[0]
             self.graph.run(tx, "session_text_write", session_ids=[result["sessionId"]])
+            created = {w["externalId"] for w in result["written"] if w["created"]}
+            new = [r for r in rows if r["externalId"] in created]
+            write_corrections(self.graph, tx, workspace, session_external_id, new, recorded_at, self.language)
             return recorded_at, result["sessionId"], {**already, **{w["externalId"]: w for w in result["written"]}}
 
         return work

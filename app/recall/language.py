@@ -6,10 +6,21 @@ own beside English, chosen by the service, not a change to the pipeline."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
 
 from donto.temporal.phrases import TimeMention
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What a turn corrects, as its words say: the value it takes back (`replaced`, "August" of "it
+    was July, not August"; None where it names only the right one, "sorry, I meant July") and the
+    value it puts in its place (`value`)."""
+
+    value: str
+    replaced: str | None = None
 
 
 class Language(Protocol):
@@ -64,4 +75,17 @@ class Language(Protocol):
 
     def time_mentions(self, text: str, reference: datetime | date) -> list[TimeMention]:
         """The time expressions of `text`, resolved against `reference`."""
+        ...
+
+    def correction(self, text: str) -> Correction | None:
+        """Whether `text` corrects something its speaker said before, and what: its words must say so
+        ("sorry, it was July, not August", "I meant Tuesday, not Monday", "actually it was 2019"); a
+        doubt, a question, a condition or a contrast with nothing taken back is none ("I'm not sure
+        about August")."""
+        ...
+
+    def corrects(self, earlier: str, correction: Correction) -> bool:
+        """Whether an earlier text by the same speaker said what `correction` takes back: the replaced
+        value ("August"), or, where the correction names only the right value, the one other value of
+        its kind there (a month for a month, a year for a year)."""
         ...

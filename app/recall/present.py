@@ -128,6 +128,17 @@ def note_replaced(item: RecallItem, later: Later) -> None:
     item.replaced_by = later.external_id or later.unit_id
 
 
+def note_corrected(item: RecallItem, correction: Mapping[str, Any]) -> None:
+    """The item says a later turn corrects it ("sorry, it was July, not August"), and which: its
+    external id in `corrected_by`, its words (dated) in the text, as a replaced item quotes its successor."""
+    text = correction["text"] or ""
+    text = text if len(text) <= NOTE_CHARS else text[: NOTE_CHARS - 1].rstrip() + "…"
+    when = read_instant(correction.get("occurredAt"))
+    said = f"[{date_label(when)}] " if when else ""
+    item.text = f"{item.text} (corrected later: {said}{text})"
+    item.corrected_by = correction["externalId"] or correction["correctorId"]
+
+
 def cosines(names: Sequence[str], rows: Sequence[Sequence[Mapping[str, Any]]]) -> dict[tuple[str, str], float]:
     """Each unit's and lone claim's best cosine to the question over the arms that found it and score by
     cosine (arms.Arm.cosine)."""

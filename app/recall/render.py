@@ -44,6 +44,7 @@ class RecallItem:
     hypothesis: bool | None = None  # a claim's: inferred or conceivable, not stated
     standing: str | None = None  # a claim's: asserted | corroborated | hypothetical
     replaced_by: str | None = None  # a later statement on the same matter (present.py): its turn's external id
+    corrected_by: str | None = None  # a later turn that corrects this one (episodes/corrections.py): its external id
     relevance: float | None = None  # how well it answers the question, in [0, 1] (relevance.py)
     metadata: dict[str, Any] | None = None  # a turn's, as posted with it (never searched)
 
@@ -130,6 +131,7 @@ OPTIONAL = (
     "hypothesis",
     "standing",
     "replaced_by",
+    "corrected_by",
     "relevance",
     "metadata",
 )  # left out of the answer when None

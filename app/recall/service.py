@@ -575,6 +575,24 @@ def asked_words(r: Recall) -> set[str]:
     return language.content_words(r.question.asked) - language.content_words(named)
 
 
+def note_corrections(r: Recall) -> None:
+    """Each turn item a later turn corrects, in the request's time scope ("sorry, it was July, not
+    August": episodes/corrections.py), says so and by which (present.note_corrected): the earlier
+    words stay in the bundle, marked, as a replaced item does."""
+    chosen = [group[0] for group in r.picked]
+    scope = r.request.scope
+    rows = r.details.graph.read_list(
+        "recall_turn_corrections",
+        workspace=r.workspace,
+        ids=[c.id for c in chosen if c.kind == "turn"],
+        **scope.params(),
+    )
+    corrections = {row["id"]: row for row in rows}
+    for c, item in zip(chosen, r.items):
+        if c.kind == "turn" and c.id in corrections:
+            present.note_corrected(item, corrections[c.id])
+
+
 def annotate(r: Recall) -> None:
     """What the items say of each other and of the memory: a later statement that replaced one, a
     document claim's sentence, each claim's state by the premise walk."""
@@ -635,6 +653,7 @@ PIPELINE: tuple[Stage, ...] = (
     Stage("choose", "renders", choose),
     Stage("render", "renders", render),
     Stage("relevance", "renders", weigh_relevance),
+    Stage("corrections", "renders", note_corrections, when=lambda r: any(g[0].kind == "turn" for g in r.picked)),
     Stage("annotate", "renders", annotate),
     Stage("trim", "renders", trim, when=lambda r: r.request.max_tokens is not None),
 )

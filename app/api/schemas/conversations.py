@@ -26,6 +26,15 @@ class TurnOut(BaseModel):
     )
     retraction_reason: str | None = None
     metadata: dict[str, Any] | None = Field(description="the JSON object posted with the turn, as posted; null: none")
+    corrected_by: str | None = Field(
+        default=None,
+        description="the external id of a later turn of its session, by the same speaker, that corrects it "
+        '("sorry, it was July, not August"), as known at known_at; null: none (the same id as recall\'s '
+        "corrected_by)",
+    )
+    corrected_by_id: str | None = Field(
+        default=None, description="donto's id of that correcting turn (GET /v1/turns/{turn_id}); null: none"
+    )
 
     @classmethod
     def of(cls, turn: Turn) -> TurnOut:
@@ -41,6 +50,8 @@ class TurnOut(BaseModel):
             retracted_at=iso(turn.retracted_at),
             retraction_reason=turn.retraction_reason,
             metadata=turn.metadata,
+            corrected_by=turn.corrected_by,
+            corrected_by_id=turn.corrected_by_id,
         )
 
 

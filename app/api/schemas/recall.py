@@ -115,6 +115,12 @@ class RecallItemOut(BaseModel):
         description="on a question about the present, a turn or passage that later statements on the same matter "
         "replaced: the latest one's turn id (a passage's id); its text also quotes it; absent otherwise",
     )
+    corrected_by: str | None = Field(
+        default=None,
+        description='a turn that a later turn of its session by the same speaker corrects ("sorry, it was July, '
+        "not August\"), as known at known_at: the correcting turn's external id (as replaced_by and provenance's "
+        "turn_ids name turns); its text also quotes the correction; absent otherwise",
+    )
 
     relevance: float | None = Field(
         default=None,
@@ -152,6 +158,8 @@ class RecallItemOut(BaseModel):
             out.standing = item.standing  # type: ignore[assignment]  # one of the three
         if item.replaced_by is not None:
             out.replaced_by = item.replaced_by
+        if item.corrected_by is not None:
+            out.corrected_by = item.corrected_by
         if item.relevance is not None:
             out.relevance = item.relevance
         if item.metadata is not None:
