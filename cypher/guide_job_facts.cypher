@@ -3,8 +3,9 @@
 // became of it, and the graph (:Job)-[:STATED]->(:JobFact)-[:BECAME]->(:Claim).
 // Parameters: $workspace, $claim (claim id, or null)
 // Returns: one row per fact: seq, pass, stated_as (the fact as stated, or what the model wrote),
-//          outcome (created | existing | corroborated | repeated | rejected), why (a rejection's
-//          reason, or why its quote was not anchored), quote, and the paths stated (job -> fact)
+//          outcome (created | existing | corroborated | corrected | repeated | rejected), why (a
+//          rejection's reason, why its quote was not anchored, or what became of a correction it
+//          states), quote, and the paths stated (job -> fact)
 //          and became (fact -> claim; null for a rejected fact)
 CALL () {
   MATCH (j:Job)
@@ -18,5 +19,5 @@ CALL () {
 MATCH stated = (j)-[:STATED]->(f:JobFact)
 OPTIONAL MATCH became = (f)-[:BECAME]->(:Claim)
 RETURN f.seq AS seq, f.pass AS pass, f.text AS stated_as, f.outcome AS outcome,
-       coalesce(f.reason, f.unanchoredReason) AS why, f.quote AS quote, stated, became
+       coalesce(f.reason, f.correction, f.unanchoredReason) AS why, f.quote AS quote, stated, became
 ORDER BY seq

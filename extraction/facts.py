@@ -8,7 +8,13 @@ object counts, anything else is counted as rejected, never fatal.
 
 Keys are accepted long or short: subject/s, predicate/p, object/o, quote/q/surface_text,
 confidence/c, datatype/dt, derived_from/from, hypothesis_only/hyp, modality/mod, id,
-valid_from/vf, valid_to/vt, single_valued/sv."""
+valid_from/vf, valid_to/vt, single_valued/sv, corrects/corr.
+
+`corr` says the fact corrects something the text (or the speaker, earlier) said before ("sorry, it
+was July, not August"): the value or time it replaces, as then stated ("August"), as a string, or
+as an object naming which (`{"o": "york"}`, `{"vf": "August"}`), or `true` for "the earlier
+statement of this subject and predicate". Who reads the facts decides what it corrects; the
+extraction only carries what the model said."""
 
 from __future__ import annotations
 
@@ -29,6 +35,27 @@ IDENTITY_PREDICATES = frozenset(
 )
 
 
+@dataclass(frozen=True)
+class Correction:
+    """What a fact says it corrects, as the model stated it: the earlier value (`value`: an object or
+    a time, whichever matches), or the earlier object, start or end by name; all None: the earlier
+    statement of the same subject and predicate, whatever it said."""
+
+    value: str | None = None
+    object: str | None = None
+    valid_from: str | None = None
+    valid_to: str | None = None
+
+    @property
+    def key(self) -> str:
+        return SEPARATOR.join(x or "" for x in (self.value, self.object, self.valid_from, self.valid_to))
+
+    def describe(self) -> str:
+        """The corrected statement in words, for a job's record: 'August', 'o: york', 'the earlier one'."""
+        named = [f"{k}: {v}" for k, v in (("o", self.object), ("vf", self.valid_from), ("vt", self.valid_to)) if v]
+        return ", ".join(([self.value] if self.value else []) + named) or "the earlier statement"
+
+
 @dataclass
 class Fact:
     subject: str  # an entity key ("melanie", "charity-race")
@@ -46,11 +73,16 @@ class Fact:
     valid_from: str | None = None
     valid_to: str | None = None
     single_valued: bool = False  # the subject has one value of this predicate at a time (lives_in)
+    corrects: Correction | None = None  # it corrects an earlier statement ("sorry, it was July")
 
     @property
     def content_key(self) -> str:
-        """What makes two facts the same: subject, predicate and object (never confidence or wording)."""
-        parts = (self.subject, self.predicate, self.datatype or "", self.object)
+        """What makes two facts the same: subject, predicate and object (never confidence or wording).
+        A correction is another fact than the statement it corrects, even of the same triple ("July,
+        not August"): its times and what it corrects count too."""
+        parts: tuple[str, ...] = (self.subject, self.predicate, self.datatype or "", self.object)
+        if self.corrects is not None:
+            parts += ("corrects", self.corrects.key, self.valid_from or "", self.valid_to or "")
         return hashlib.sha256(SEPARATOR.join(parts).encode("utf-8")).hexdigest()
 
     def line(self) -> str:
@@ -149,7 +181,32 @@ def read_fact(obj: Any) -> Fact | str:
         valid_from=valid_from,
         valid_to=valid_to,
         single_valued=_first(obj, "single_valued", "sv") is True,
+        corrects=_correction(_first(obj, "corrects", "corr")),
     )
+
+
+def _correction(value: Any) -> Correction | None:
+    """What `corr` says is corrected: a string (the earlier value or time), an object naming the
+    earlier object (o/object), start (vf/valid_from) or end (vt/valid_to), or true (the earlier
+    statement of the subject and predicate). Anything else (false, an empty string or object) is no
+    correction."""
+    if value is True:
+        return Correction()
+    if isinstance(value, str | int) and not isinstance(value, bool):
+        text = _time_text(value)
+        return Correction(value=text) if text else None
+    if isinstance(value, dict):
+        earlier = _first(value, "object", "o")
+        correction = Correction(
+            value=_time_text(_first(value, "value", "v")),
+            object=None
+            if earlier is None
+            else (str(earlier).lower() if isinstance(earlier, bool) else str(earlier))[:200].strip() or None,
+            valid_from=_time_text(_first(value, "valid_from", "vf")),
+            valid_to=_time_text(_first(value, "valid_to", "vt")),
+        )
+        return correction if correction.key.strip(SEPARATOR) else None
+    return None
 
 
 def _time_text(value: Any) -> str | None:

@@ -35,6 +35,8 @@ for example "since 2019", "last month", "in January", "until 2021", or an ISO da
 Never work out a date yourself: the words are resolved against when the text was written.
 A predicate of which the subject has one value at a time (where someone lives or works, their job, spouse,
 age) gets "sv": true.
+When the text corrects something said before ("sorry, it was July, not August", "actually it was 2019"),
+state the corrected fact with "corr": the value or time it replaces, as it was said before ("August").
 Never invent a quote. Never repeat a fact."""
 
 # The example facts of the format. Small models copy examples into their answers: a fact equal to
@@ -83,11 +85,11 @@ LINES = (
     "Answer with one JSON object per line and nothing else, no list, no prose, no code fence. The format,\n"
     "with facts from another text (never copy them):\n"
     + "\n".join(json.dumps(example) for example in EXAMPLES)
-    + "\nKeys: id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from, vf, vt, sv."
+    + "\nKeys: id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from, vf, vt, sv, corr."
 )
 
 STRUCTURED = """Answer with a JSON object {"facts": [...]} whose items have the keys
-id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from, vf, vt, sv."""
+id, s, p, o, dt (literals only), q (exact quote), c (confidence 0-1), mod, hyp, from, vf, vt, sv, corr."""
 
 FACTS_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -110,6 +112,7 @@ FACTS_SCHEMA: dict[str, Any] = {
                     "vf": {"type": "string"},
                     "vt": {"type": "string"},
                     "sv": {"type": "boolean"},
+                    "corr": {"type": "string"},
                 },
                 "required": ["s", "p", "o"],
             },

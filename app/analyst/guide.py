@@ -93,9 +93,10 @@ SLIDES = (
     Slide(
         "What an extraction job made of its text",
         "With an LLM endpoint, a job reads a text and states facts. Each is a <b>JobFact</b>, in the order "
-        "the model stated it: <code>created</code>, <code>existing</code>, <code>corroborated</code> or "
-        "<code>repeated</code> ones <code>BECAME</code> a claim; a <code>rejected</code> one says why "
-        "(not valid JSON, an empty field, a copy of the prompt's example). The job that wrote "
+        "the model stated it: <code>created</code>, <code>existing</code>, <code>corroborated</code>, "
+        "<code>corrected</code> (a claim's new version) or <code>repeated</code> ones <code>BECAME</code> a "
+        "claim; a <code>rejected</code> one says why (not valid JSON, an empty field, a copy of the prompt's "
+        "example), and <code>why</code> says what became of a correction a fact states. The job that wrote "
         "<code>claim</code>, else the latest. <code>GET /v1/jobs/{id}/facts</code> is the same list.",
         query="guide_job_facts",
     ),

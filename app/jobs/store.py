@@ -72,6 +72,7 @@ SUMMARY_KEYS = (
     "claimsCreated",
     "claimsExisting",
     "corroborations",
+    "corrections",
     "anchored",
     "unanchored",
     "premises",

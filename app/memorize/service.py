@@ -38,7 +38,7 @@ from donto.documents.service import DocumentService
 from donto.embedding.encoder import Encoder
 from donto.errors import InvalidInput
 from donto.extraction.engine import MAX_PASSES, ExtractionResult, Extractor, FoundFact, PassReport, canonical_mode
-from donto.extraction.facts import IDENTITY_PREDICATES
+from donto.extraction.facts import IDENTITY_PREDICATES, Correction, entity_key
 from donto.extraction.llm import ChatClient, LLMConfig, RequestLimit
 from donto.extraction.ocr import (
     IMAGE_FORMATS,
@@ -77,6 +77,7 @@ NEGATED = "negated"  # the context (modality) of a fact the text denies
 # moved_to 0.89 does not). A proposal is only recorded, never applied, so recall is worth that.
 ALIAS_SIMILARITY = 0.90
 DEFAULT_ETA_S = 60.0  # a job's guessed duration before this workspace has finished any
+CORRECTION_CANDIDATES = 50  # live claims of a correcting fact's subject and predicate compared, at most
 
 
 @dataclass(frozen=True)
@@ -422,14 +423,27 @@ class MemorizeService:
             single_valued
         )
         proposals = self._propose_aliases(job, new_claims, aligned)
-        found_again = self._restated(job.workspace, drafts, single)  # fact index -> the claim it states again
+        # A fact that says it corrects an earlier statement is always a claim of its own: never found again.
+        correcting = {i for i, f in enumerate(result.facts) if f.fact.corrects is not None}
+        found_again = self._restated(job.workspace, drafts, single, correcting)  # fact index -> the claim it restates
+        # fact index -> a claim starting later that it restates from an earlier source, or an earlier fact of this job
+        earlier, same_earlier = self._restated_earlier(job.workspace, drafts, single, correcting | set(found_again))
         same_as = self._paraphrases(job.workspace, new_claims)  # fact index -> a claim id or an earlier fact
-        same_as = {i: target for i, target in same_as.items() if i not in found_again}
+        same_as = {i: target for i, target in same_as.items() if i not in {*found_again, *earlier, *correcting}}
+        same_as |= same_earlier
         held_opposites, opposites = self._opposites(job.workspace, new_claims)
+        # fact index -> (a claim of its content corrected since, its newest version): not written again
+        taken = {*found_again, *same_as, *earlier}
+        corrected_since = self._corrected_since(
+            job.workspace, {i: c.content_key for i, c in enumerate(new_claims) if i not in taken}
+        )
         ids: list[str | None] = [None] * len(result.facts)
         created: list[bool] = [False] * len(result.facts)
-        # Premises are written before the facts derived from them, and a fact before the later one negating it.
-        for layer in _layers(result.facts, same_as, opposites):
+        notes: dict[int, str] = {}  # fact index -> what became of the correction it states, or of its earlier source
+        # Premises are written before the facts derived from them, a fact before the later one negating
+        # it, and a correcting fact after the statements of its subject and predicate it may correct.
+        for layer in _layers(result.facts, same_as, opposites, _correction_order(result.facts, new_claims)):
+            corrects = self._corrections(job.workspace, [i for i in layer if i in correcting], drafts, notes)
             batch = []
             for i in layer:
                 if i in found_again:  # a claim that holds already: found again, as one of the same content key is
@@ -439,10 +453,20 @@ class MemorizeService:
                     target = same_as[i]
                     ids[i] = target if isinstance(target, str) else ids[target]
                     continue
+                if i in corrected_since:  # the correction stands: what it corrected is not written again
+                    ids[i], newest = corrected_since[i]
+                    notes[i] = f"claim {ids[i]} states it and was corrected since (by {newest}): not written again"
+                    continue
                 premises = tuple(p for p in (ids[j] for j in result.facts[i].premises) if p is not None)
                 against = [*held_opposites.get(i, []), *(ids[j] for j in opposites.get(i, []))]
                 contradicts = tuple(dict.fromkeys(c for c in against if c is not None))
-                batch.append((i, replace(new_claims[i], derived_from=premises, contradicts=contradicts)))
+                claim = replace(new_claims[i], derived_from=premises, contradicts=contradicts)
+                if i in corrects:
+                    claim = replace(claim, corrects=(corrects[i],))
+                elif i in earlier:  # the claim's new version, from the earlier source's date, citing both
+                    claim = _moved_back(claim, earlier[i])
+                    notes[i] = earlier[i].moved_back_to(drafts[i].said_at)
+                batch.append((i, claim))
             for start in range(0, len(batch), MAX_BATCH):
                 part = batch[start : start + MAX_BATCH]
                 written = self.claims.write(job.workspace, [claim for _, claim in part])
@@ -455,11 +479,14 @@ class MemorizeService:
         cited = [(ids[i], ev) for i in again if ids[i] is not None for ev in new_claims[i].evidence]
         newly_sourced = self.claims.corroborate(job.workspace, [(c, ev) for c, ev in cited if c is not None])
         sourced_again = {i for i in found_again if ids[i] in newly_sourced}
+        corrected = {i for i in range(len(result.facts)) if created[i] and new_claims[i].corrects}
         outcomes = [
             "existing"
             if i in found_again and i not in sourced_again
             else "corroborated"
             if i in same_as or i in sourced_again
+            else "corrected"
+            if i in corrected
             else "created"
             if created[i]
             else "existing"
@@ -477,6 +504,7 @@ class MemorizeService:
                     "anchored": new_claims[i].evidence != (),
                     "created": created[i],
                     "corroborates": i in same_as or i in sourced_again,
+                    "corrects": new_claims[i].corrects[0] if i in corrected else None,
                     "asStated": f"{f.fact.subject} {f.fact.predicate} {f.fact.object}",
                     "validFromAsStated": f.fact.valid_from,
                     "validToAsStated": f.fact.valid_to,
@@ -486,7 +514,9 @@ class MemorizeService:
                 if ids[i] is not None
             ],
         )
-        self.jobs.record_facts(job.id, job.workspace, _stated_rows(job, source, result, new_claims, ids, outcomes))
+        self.jobs.record_facts(
+            job.id, job.workspace, _stated_rows(job, source, result, new_claims, ids, outcomes, notes)
+        )
         links = self._identity(job, new_claims, ids, result.facts)
         usage = result.usage
         anchored = sum(1 for c in new_claims if c.evidence)
@@ -497,6 +527,7 @@ class MemorizeService:
             "claimsCreated": sum(created),
             "claimsExisting": len(created) - sum(created) - len(same_as) - len(sourced_again),
             "corroborations": len(same_as) + len(sourced_again),
+            "corrections": len(corrected),
             "anchored": anchored,
             "unanchored": len(new_claims) - anchored,
             "premises": sum(len(f.premises) for f in result.facts),
@@ -514,29 +545,99 @@ class MemorizeService:
             "passesFailed": sum(1 for r in result.passes if r.error),
         }
 
-    def _restated(self, workspace: str, drafts: list[_Draft], single: set[str]) -> dict[int, str]:
+    def _restated(self, workspace: str, drafts: list[_Draft], single: set[str], skip: set[int]) -> dict[int, str]:
         """Facts stated with no time of their own that a live claim of the same content, holding when
         they were said, already records (of a single-valued predicate, `single`, one no other value
-        replaced before then: see claims_restated)."""
-        facts = [
-            {
-                "index": i,
-                "subject": d.claim.subject,
-                "predicate": d.claim.predicate,
-                "object": d.claim.object_text,
-                "objectKind": "literal" if d.claim.object_literal else "entity",
-                "context": d.claim.context,
-                "hypothesis": d.claim.hypothesis,
-                "saidAt": d.said_at,
-                "single": d.claim.predicate in single,
-            }
-            for i, d in enumerate(drafts)
-            if not d.dated
-        ]
-        if not facts:
-            return {}
-        rows = self.graph.read_query("claims_restated", workspace=workspace, facts=facts)
+        replaced before then: see claims_restated). Facts in `skip` are left out."""
+        facts = _undated(drafts, single, skip)
+        rows = self.graph.read_query("claims_restated", workspace=workspace, facts=facts) if facts else []
         return {r["index"]: r["id"] for r in rows if r["id"] is not None}
+
+    def _corrected_since(self, workspace: str, keys: dict[int, str]) -> dict[int, tuple[str, str]]:
+        """Facts (index -> the content key of their claim) whose claim was corrected since: the
+        corrected claim's id and its newest version's (claims_corrected)."""
+        if not keys:
+            return {}
+        rows = self.graph.read_query("claims_corrected", workspace=workspace, keys=sorted(set(keys.values())))
+        found = {r["contentKey"]: (r["id"], r["by"]) for r in rows}
+        return {i: found[key] for i, key in keys.items() if key in found}
+
+    def _restated_earlier(
+        self, workspace: str, drafts: list[_Draft], single: set[str], skip: set[int]
+    ) -> tuple[dict[int, _Earlier], dict[int, str | int]]:
+        """Facts stated with no time of their own from a source dated before a live claim of the same
+        content starts (read after it: claims_restated_earlier): that claim, whose start the fact moves
+        back. A second fact of this job restating the same claim restates the first (its index, in the
+        second map). Facts in `skip` are left out."""
+        facts = _undated(drafts, single, skip)
+        rows = self.graph.read_query("claims_restated_earlier", workspace=workspace, facts=facts) if facts else []
+        earlier: dict[int, _Earlier] = {}
+        first: dict[str, int] = {}  # claim id -> the first fact restating it
+        same: dict[int, str | int] = {}
+        for r in sorted(rows, key=lambda r: r["index"]):
+            if r["id"] in first:
+                same[r["index"]] = first[r["id"]]
+                continue
+            first[r["id"]] = r["index"]
+            earlier[r["index"]] = _Earlier(
+                r["id"],
+                to_native(r["validFrom"]),
+                to_native(r["validTo"]),
+                r["confidence"],
+                tuple(r["derivedFrom"]),
+                tuple(Evidence(e["documentId"], e["start"], e["end"]) for e in r["evidence"]),
+            )
+        return earlier, same
+
+    def _corrections(
+        self, workspace: str, asked: list[int], drafts: list[_Draft], notes: dict[int, str]
+    ) -> dict[int, str]:
+        """For each fact in `asked` (each says it corrects an earlier statement), the one live claim
+        it corrects: of its subject and predicate, with its context, whose object or time is what the
+        fact says it replaces (claims_correctable). None or several such claims: nothing is corrected
+        (never a guess), and `notes` says why; so it does when the fact's claim is live already (the
+        job run again: its correction was made then)."""
+        if not asked:
+            return {}
+        rows = self.graph.read_query(
+            "claims_correctable",
+            workspace=workspace,
+            limit=CORRECTION_CANDIDATES,
+            facts=[
+                {
+                    "index": i,
+                    "subject": drafts[i].claim.subject,
+                    "predicate": drafts[i].claim.predicate,
+                    "context": drafts[i].claim.context,
+                    "hypothesis": drafts[i].claim.hypothesis,
+                    "contentKey": drafts[i].claim.content_key,
+                }
+                for i in asked
+            ],
+        )
+        corrects: dict[int, str] = {}
+        for row in rows:
+            i, draft = row["index"], drafts[row["index"]]
+            stated = draft.correction
+            assert stated is not None
+            what = f"{draft.claim.subject} {draft.claim.predicate}"
+            if row["held"] is not None:
+                notes[i] = f"claim {row['held']} states it already: nothing corrected again"
+                continue
+            matching = [c["id"] for c in row["candidates"] if _corrected_by(stated, c, draft.said_at)]
+            if len(matching) == 1:
+                corrects[i] = matching[0]
+                notes[i] = f"corrects claim {matching[0]}, which said {stated.describe()}"
+            elif not matching:
+                notes[i] = (
+                    f"not a correction: no live claim of {what} says {stated.describe()}; written as a claim of its own"
+                )
+            else:
+                notes[i] = (
+                    f"not a correction: {len(matching)} live claims of {what} say {stated.describe()} "
+                    f"({', '.join(matching)}); written as a claim of its own"
+                )
+        return corrects
 
     def _adopt_single_valued(
         self, workspace: str, facts: list[FoundFact], claims: list[NewClaim], aligned: dict[str, str]
@@ -700,7 +801,7 @@ class MemorizeService:
             valid_when=fact.valid_from if unknown else None,
         )
         said_at = source.said_at_of(found)
-        return _Draft(claim, unresolved, said_at, valid_from != said_at or valid_to is not None)
+        return _Draft(claim, unresolved, said_at, valid_from != said_at or valid_to is not None, fact.corrects)
 
 
 @dataclass(frozen=True)
@@ -709,6 +810,94 @@ class _Draft:
     unresolved: list[str]  # the fact's stated times donto could not resolve (kept as stated on the job)
     said_at: datetime  # when the words it rests on were written or said
     dated: bool  # its valid time is one the text states (not only when it was said)
+    correction: Correction | None = None  # the earlier statement it says it corrects
+
+
+@dataclass(frozen=True)
+class _Earlier:
+    """A live claim a fact restates from a source dated before the claim starts (claims_restated_earlier)."""
+
+    id: str
+    valid_from: datetime
+    valid_to: datetime | None
+    confidence: float | None
+    derived_from: tuple[str, ...]
+    evidence: tuple[Evidence, ...]
+
+    def moved_back_to(self, said_at: datetime) -> str:
+        """What a job's record says of the claim's new version, valid from `said_at`."""
+        return (
+            f"an earlier source: the start of claim {self.id} moves back from "
+            f"{self.valid_from.date().isoformat()} to {said_at.date().isoformat()}"
+        )
+
+
+def _undated(drafts: list[_Draft], single: set[str], skip: set[int]) -> list[dict[str, Any]]:
+    """The facts with no time of their own (but those in `skip`) as claims_restated and
+    claims_restated_earlier take them."""
+    return [
+        {
+            "index": i,
+            "subject": d.claim.subject,
+            "predicate": d.claim.predicate,
+            "object": d.claim.object_text,
+            "objectKind": "literal" if d.claim.object_literal else "entity",
+            "context": d.claim.context,
+            "hypothesis": d.claim.hypothesis,
+            "saidAt": d.said_at,
+            "single": d.claim.predicate in single,
+        }
+        for i, d in enumerate(drafts)
+        if not d.dated and i not in skip
+    ]
+
+
+def _moved_back(claim: NewClaim, old: _Earlier) -> NewClaim:
+    """The new version of `old` that a fact from an earlier source makes: valid from when the fact
+    was said (the claim's start), until the old one's end, citing the old one's evidence and the
+    fact's, derived from what either was, as confident as the surer."""
+    return replace(
+        claim,
+        valid_to=old.valid_to,
+        evidence=tuple(dict.fromkeys((*old.evidence, *claim.evidence))),
+        derived_from=tuple(dict.fromkeys((*old.derived_from, *claim.derived_from))),
+        confidence=max(claim.confidence, old.confidence or 0.0),
+        corrects=(old.id,),
+    )
+
+
+def _corrected_by(stated: Correction, candidate: dict[str, Any], said_at: datetime) -> bool:
+    """Whether a live claim (a claims_correctable candidate) is the statement a fact says it corrects:
+    its object is the earlier object, its start (or end) falls in the earlier time, as stated; a
+    bare value may be either. Nothing named: any claim of the subject and predicate is."""
+
+    def same_object(value: str) -> bool:
+        obj = candidate["object"]
+        if candidate["objectKind"] == "entity":
+            return bool(obj == entity_key(value))
+        return bool(str(obj).strip().casefold() == value.strip().casefold())
+
+    def in_time(value: str, which: str) -> bool:
+        if candidate["validWhen"] is not None and candidate["validWhen"].strip().casefold() == value.strip().casefold():
+            return which == "validFrom"
+        moment = to_native(candidate[which])
+        span = resolve_time_phrase(value, said_at)
+        if moment is None or span is None:
+            return False
+        day = (moment - timedelta(microseconds=1)).date() if which == "validTo" else moment.date()
+        return span[0] <= day <= span[1]
+
+    checks = []
+    if stated.object:
+        checks.append(same_object(stated.object))
+    if stated.valid_from:
+        checks.append(in_time(stated.valid_from, "validFrom"))
+    if stated.valid_to:
+        checks.append(in_time(stated.valid_to, "validTo"))
+    if stated.value:
+        value = stated.value
+        checks.append(same_object(value) or in_time(value, "validFrom") or in_time(value, "validTo"))
+    return all(checks)
 
 
 # Words a model may give as a fact's start that only say it holds when said: read as no time stated.
@@ -797,11 +986,14 @@ def _stated_rows(
     claims: list[NewClaim],
     ids: list[str | None],
     outcomes: list[str],
+    notes: dict[int, str],
 ) -> list[dict[str, Any]]:
     """Every fact the model stated, in order, as job_record_facts.cypher records it: where it was
     anchored (the evidence its claim got: a document or a turn, offsets in it) or why not, and what
     became of it: created, existing (a claim held it already), corroborated (it restates a claim in
-    other words), repeated (stated before in this job), or rejected (why)."""
+    other words), corrected (its claim is another claim's new version: `corrects`), repeated (stated
+    before in this job), or rejected (why); `correction` says what became of a correction it states,
+    or of a claim it restates from an earlier source."""
     rows: list[dict[str, Any]] = []
     first_seq: dict[int, int] = {}  # fact index -> the seq it was first stated at
     for seq, stated in enumerate(result.stated, start=1):
@@ -815,7 +1007,7 @@ def _stated_rows(
             "text": stated.text,
             "reason": stated.reason,
             **dict.fromkeys(("subject", "predicate", "object", "quote", "anchorKind", "anchorId", "start", "end")),
-            **dict.fromkeys(("unanchoredReason", "claimId", "repeats")),
+            **dict.fromkeys(("unanchoredReason", "claimId", "repeats", "corrects", "correction")),
         }
         if stated.fact is not None and stated.index is not None:
             fact, i = stated.fact, stated.index
@@ -836,6 +1028,9 @@ def _stated_rows(
             else:
                 first_seq[i] = seq
                 row["outcome"] = outcomes[i]
+                row["correction"] = notes.get(i)
+                if outcomes[i] == "corrected":
+                    row["corrects"] = claims[i].corrects[0]
         else:
             row["outcome"] = "rejected"
         rows.append(row)
@@ -870,17 +1065,45 @@ def _cosine(a: list[float], b: list[float]) -> float:
     return sum(x * y for x, y in zip(a, b))  # the encoder's vectors are unit length
 
 
-def _layers(facts: list[FoundFact], same_as: dict[int, str | int], opposites: dict[int, list[int]]) -> list[list[int]]:
+def _correction_order(facts: list[FoundFact], claims: list[NewClaim]) -> dict[int, list[int]]:
+    """For each fact that says it corrects an earlier statement, the facts of this job it comes
+    after: every other of its subject and predicate that corrects nothing, and each earlier one that
+    corrects too ("July... no, June": the second corrects the first's claim)."""
+    order: dict[int, list[int]] = {}
+    for i, found in enumerate(facts):
+        if found.fact.corrects is None:
+            continue
+        key = (claims[i].subject, claims[i].predicate)
+        order[i] = [
+            j
+            for j, other in enumerate(facts)
+            if j != i and (claims[j].subject, claims[j].predicate) == key and (other.fact.corrects is None or j < i)
+        ]
+    return order
+
+
+def _layers(
+    facts: list[FoundFact],
+    same_as: dict[int, str | int],
+    opposites: dict[int, list[int]],
+    after: dict[int, list[int]] | None = None,
+) -> list[list[int]]:
     """Fact indices in write order: each fact after every premise it has, a restating fact after the
-    fact it restates, and a fact after the earlier ones it negates (a cycle's facts last, without the
-    links that close it)."""
+    fact it restates, a fact after the earlier ones it negates, and after those `after` names (a
+    cycle's facts last, without the links that close it)."""
     placed: set[int] = set()
     layers: list[list[int]] = []
     remaining = list(range(len(facts)))
+    after = after or {}
 
     def needs(i: int) -> list[int]:
         target = same_as.get(i)
-        return [*facts[i].premises, *([target] if isinstance(target, int) else []), *opposites.get(i, [])]
+        return [
+            *facts[i].premises,
+            *([target] if isinstance(target, int) else []),
+            *opposites.get(i, []),
+            *after.get(i, []),
+        ]
 
     while remaining:
         layer = [i for i in remaining if all(p in placed for p in needs(i))]

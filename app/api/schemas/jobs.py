@@ -65,7 +65,7 @@ class JobCancelOut(BaseModel):
     state: State
 
 
-FactOutcome = Literal["created", "existing", "corroborated", "repeated", "rejected"]
+FactOutcome = Literal["created", "existing", "corroborated", "corrected", "repeated", "rejected"]
 
 
 class FactAnchorOut(BaseModel):
@@ -90,11 +90,19 @@ class JobFactOut(BaseModel):
     unanchored_reason: str | None
     outcome: FactOutcome = Field(
         description="created: a new claim; existing: a claim held it already; corroborated: it restates a "
-        "claim in other words; repeated: stated before in this job (repeats: that seq); rejected: see reason"
+        "claim in other words; corrected: a new claim that is another claim's new version (corrects: that "
+        "claim), the correction the text states, or the claim's start moved back by a source dated before it; "
+        "repeated: stated before in this job (repeats: that seq); rejected: see reason"
     )
     reason: str | None = Field(description="why it was rejected: not valid JSON, empty field: predicate, ...")
     claim_id: str | None
     repeats: int | None
+    corrects: str | None = Field(default=None, description="with outcome corrected: the claim it is the new version of")
+    correction: str | None = Field(
+        default=None,
+        description="what became of the correction the fact states (corr), or of the claim it restates from an "
+        "earlier source: what it corrected, or why nothing (no live claim, or several, say what it corrects)",
+    )
 
     @classmethod
     def of(cls, row: dict[str, Any]) -> JobFactOut:
@@ -118,6 +126,8 @@ class JobFactOut(BaseModel):
             reason=row["reason"],
             claim_id=row["claimId"],
             repeats=row["repeats"],
+            corrects=row.get("corrects"),
+            correction=row.get("correction"),
         )
 
 
