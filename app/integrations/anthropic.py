@@ -220,9 +220,10 @@ class MemoryFiles:
 
 def _field(command: object, name: str) -> Any:
     """A command's field; the SDK builds commands without validating them, so one may be missing."""
-    if not hasattr(command, name):
+    value = getattr(command, name, None)
+    if value is None:
         raise MemoryToolError(f"The `{name}` parameter is required.")
-    return getattr(command, name)
+    return value
 
 
 def _text(command: object, name: str) -> str:
@@ -387,6 +388,9 @@ class DontoAsyncMemoryTool(BetaAsyncAbstractMemoryTool):
         held = self._per_loop.pop(asyncio.get_running_loop(), None)
         if self._given is None and held is not None:
             await held[0].aclose()
+        elif self._unbound is not None:  # made, never used: nothing is open yet, but close it all the same
+            unbound, self._unbound = self._unbound, None
+            await unbound.aclose()
 
     async def __aenter__(self) -> DontoAsyncMemoryTool:
         return self
