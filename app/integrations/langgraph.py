@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Generator, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, Literal
 
@@ -44,21 +43,11 @@ except ImportError as exc:  # pragma: no cover - what a user without the extra s
 
 from donto.client import AsyncClient, Client, ConflictError
 from donto.integrations import store_mapping as mapping
+from donto.integrations.client_steps import Call, Steps, adrive, drive
 
 PAGE = 1000  # documents a listing page asks for (the server's most)
 MAX_RECALL_K = 200  # recall's most items
 SOURCE = "langgraph"  # the registered documents' `source`
-
-
-@dataclass(frozen=True)
-class Call:
-    """One client method call an operation needs next: the sync and async drivers make it alike."""
-
-    method: str
-    kwargs: dict[str, Any] = field(default_factory=dict)
-
-
-Steps = Generator[Call, Any, Any]
 
 
 class DontoStore(BaseStore):
@@ -114,14 +103,14 @@ class DontoStore(BaseStore):
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         client = self._sync_client()
-        return [_drive(self._steps(op), client) for op in _checked(ops)]
+        return [drive(self._steps(op), client) for op in _checked(ops)]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         checked = _checked(ops)
         client = self._async_client()
         if client is None:
             return await asyncio.to_thread(self.batch, checked)
-        return [await _adrive(self._steps(op), client) for op in checked]
+        return [await adrive(self._steps(op), client) for op in checked]
 
     def get(
         self,
@@ -136,7 +125,7 @@ class DontoStore(BaseStore):
         if known_at is None:
             return super().get(namespace, key, refresh_ttl=refresh_ttl)
         validate_op_namespace(GetOp(namespace, str(key)))
-        return _drive(self._get(namespace, str(key), known_at), self._sync_client())
+        return drive(self._get(namespace, str(key), known_at), self._sync_client())
 
     async def aget(
         self,
@@ -152,7 +141,7 @@ class DontoStore(BaseStore):
         client = self._async_client()
         if client is None:
             return await asyncio.to_thread(self.get, namespace, key, known_at=known_at)
-        return await _adrive(self._get(namespace, str(key), known_at), client)
+        return await adrive(self._get(namespace, str(key), known_at), client)
 
     # -- operations, as the calls they make -------------------------------------------------------
 
@@ -255,35 +244,6 @@ def _checked(ops: Iterable[Op]) -> list[Op]:
     for op in ops:
         validate_op_namespace(op)
     return ops
-
-
-def _drive(steps: Steps, client: Client) -> Any:
-    """Run an operation's calls on the sync client; an error a call raises is raised into it."""
-    try:
-        call = next(steps)
-        while True:
-            try:
-                answer = getattr(client, call.method)(**call.kwargs)
-            except Exception as exc:  # the operation may handle it (a retraction's conflict)
-                call = steps.throw(exc)
-            else:
-                call = steps.send(answer)
-    except StopIteration as done:
-        return done.value
-
-
-async def _adrive(steps: Steps, client: AsyncClient) -> Any:
-    try:
-        call = next(steps)
-        while True:
-            try:
-                answer = await getattr(client, call.method)(**call.kwargs)
-            except Exception as exc:
-                call = steps.throw(exc)
-            else:
-                call = steps.send(answer)
-    except StopIteration as done:
-        return done.value
 
 
 def _items(documents: Iterable[Any], kind: type[Item] = Item, scores: Mapping[str, float] | None = None) -> list[Any]:
