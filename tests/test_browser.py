@@ -170,6 +170,21 @@ def next_slide(driver) -> None:
     driver.execute_script("arguments[0].click()", arrow)  # below the fold once results stack above the guide
 
 
+def slide_titled(driver, title: str) -> None:
+    """Step the guide forward until the slide titled `title` shows (slides come and go; titles stay)."""
+    from selenium.webdriver.common.by import By
+
+    def showing() -> bool:
+        return any(e.is_displayed() and title in e.text for e in driver.find_elements(By.CSS_SELECTOR, "h3"))
+
+    for _ in range(20):
+        if showing():
+            return
+        next_slide(driver)
+        time.sleep(0.3)
+    wait_for(showing, f"the slide {title!r}")
+
+
 def run_runnable(driver, index: int) -> None:
     """Click the guide's runnable block (it lands in the editor), then run it."""
     from selenium.webdriver.common.action_chains import ActionChains
@@ -223,15 +238,14 @@ def test_an_analyst_plays_the_guide_and_sees_claims_as_sentences(
         run_runnable(driver, 1)  # :style http://127.0.0.1:PORT/analyst/donto.grass
         wait_for(lambda: "node.Claim" in driver.page_source, "donto's style applied")
 
-        next_slide(driver)
-        run_runnable(driver, 0)  # slide 1: a claim and its two intervals, drawn
+        slide_titled(driver, "A claim and its two intervals")
+        run_runnable(driver, 0)
         wait_for(lambda: captions(driver, "apple · ceo_of ·"), "a claim captioned subject · predicate · object")
         time.sleep(1)  # the force layout settles
         driver.save_screenshot(str(shots / "analyst-claim.png"))
 
-        next_slide(driver)
-        next_slide(driver)
-        run_runnable(driver, 0)  # slide 3: the premise walk, the stale premise beside what replaced it
+        slide_titled(driver, "The premise walk")  # the stale premise beside what replaced it
+        run_runnable(driver, 0)
         wait_for(lambda: captions(driver, "tim-cook"), "the stale premise")
         wait_for(lambda: captions(driver, "derived from"), "the DERIVED_FROM link captioned")
         time.sleep(1)
