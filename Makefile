@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CODE   := app extraction bench examples
 
-.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel standard-venv adk-venv tck
+.PHONY: install install-check link lock model neo4j up check typecheck test browser wheel standard-venv adk-venv crewai-venv tck
 
 # Installs take the versions CI tested (constraints.txt); `make lock` resolves them anew. `make up` installs
 # the server alone (no PyTorch: the default model runs on ONNX Runtime); `make check` adds the check extra
@@ -65,6 +65,19 @@ $(ADK)/.installed: pyproject.toml constraints-adk.txt
 	touch $@
 adk-venv: $(ADK)/.installed
 
+# CrewAI (donto.integrations.crewai, the `crewai` extra) likewise: crewai pins mcp < 2 and pydantic < 2.13, which
+# the server's install does not take, so .venv-crewai is pinned by constraints-crewai.txt. It holds the client and
+# crewai (about 1 GB: LanceDB, ChromaDB, ONNX Runtime come with it), linked to the same checkout; no server.
+# tests/test_integration_crewai.py runs tests/frameworks/crewai_scenario.py in it against the suite's server.
+CREWAI := $(VENV)-crewai
+$(CREWAI)/.installed: pyproject.toml constraints-crewai.txt
+	$(PYTHON) -m venv $(CREWAI)
+	$(CREWAI)/bin/python -m pip install --quiet --upgrade pip
+	$(CREWAI)/bin/python -m pip install --quiet -c constraints-crewai.txt setuptools
+	$(CREWAI)/bin/python -m pip install --progress-bar off -c constraints-crewai.txt -e ".[crewai]" $(STRICT)
+	touch $@
+crewai-venv: $(CREWAI)/.installed
+
 # The checkout installs as one package, `donto` (app/ is donto, extraction/ donto.extraction, cypher/
 # donto.cypher), through a tree of links that setuptools lays out as installed (build/__editable__.*,
 # its "strict" editable mode). Its default mode maps the names with an import hook that Python asks
@@ -92,7 +105,8 @@ FORCE:
 
 # What a new user's pip resolves today, written to constraints.txt: a throwaway virtualenv installs the
 # test extra (server and docs included) and the standard tests' with no constraints, and its versions are
-# frozen; then another the `adk` extra alone, frozen to constraints-adk.txt. Then `make test`.
+# frozen; then another the `adk` extra alone, frozen to constraints-adk.txt, and one the `crewai` extra alone, frozen
+# to constraints-crewai.txt. Then `make test`.
 lock:
 	rm -rf $(VENV)-lock && $(PYTHON) -m venv $(VENV)-lock
 	$(VENV)-lock/bin/python -m pip install --quiet --upgrade pip
@@ -104,7 +118,12 @@ lock:
 	$(VENV)-lock/bin/python -m pip install --quiet ".[adk]"
 	{ grep '^#' constraints-adk.txt; $(VENV)-lock/bin/python -m pip freeze --all --exclude-editable | grep -v '^donto-memory\|^pip=='; } > constraints-adk.txt.new
 	mv constraints-adk.txt.new constraints-adk.txt && rm -rf $(VENV)-lock
-	@echo "constraints.txt and constraints-adk.txt resolved anew: review git diff constraints*.txt, then make test"
+	$(PYTHON) -m venv $(VENV)-lock
+	$(VENV)-lock/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)-lock/bin/python -m pip install --quiet ".[crewai]"
+	{ grep '^#' constraints-crewai.txt; $(VENV)-lock/bin/python -m pip freeze --all --exclude-editable | grep -v '^donto-memory\|^pip=='; } > constraints-crewai.txt.new
+	mv constraints-crewai.txt.new constraints-crewai.txt && rm -rf $(VENV)-lock
+	@echo "constraints.txt, constraints-adk.txt and constraints-crewai.txt resolved anew: review git diff constraints*.txt, then make test"
 
 # donto is not on PyPI: this builds the wheel to install it elsewhere, dist/donto_memory-<version>-py3-none-any.whl
 # (`pip install dist/donto_memory-*.whl` is the client alone; name the file with [server] for the server too).
@@ -151,9 +170,10 @@ endif
 
 # Everything: the fast tier, then the whole suite against a real Neo4j (LangChain's standard tests
 # included, run from their own virtualenv, which DONTO_TEST_STANDARD_PYTHON names; Google ADK's scenario from
-# .venv-adk, which DONTO_TEST_ADK_PYTHON names).
-test: install check neo4j model browser standard-venv adk-venv
+# .venv-adk, which DONTO_TEST_ADK_PYTHON names; CrewAI's from .venv-crewai, which DONTO_TEST_CREWAI_PYTHON names).
+test: install check neo4j model browser standard-venv adk-venv crewai-venv
 	DONTO_TEST_STANDARD_PYTHON=$(abspath $(STANDARD))/bin/python DONTO_TEST_ADK_PYTHON=$(abspath $(ADK))/bin/python \
+	  DONTO_TEST_CREWAI_PYTHON=$(abspath $(CREWAI))/bin/python \
 	  $(BIN)/python -m pytest -m "not unit"
 
 # The Neo4j Labs agent-memory conformance kit (TCK: a copy of its folder, never in this repository) run

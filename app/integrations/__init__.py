@@ -11,6 +11,8 @@
   tool (the Anthropic SDK's `BetaAbstractMemoryTool`; the `anthropic` extra: `pip install
   "donto-memory[anthropic]"`); memory_files.py holds its pure path checks and commands.
 - client_steps.py: an operation written once as the client calls it makes, run by either client.
+- donto.integrations.crewai: DontoMemory, CrewAI's `Memory` (the `crewai` extra:
+  `pip install "donto-memory[crewai]"`); crewai_records.py holds its pure mapping.
 - donto.integrations.langchain, donto.integrations.llama_index: DontoRetriever, each framework's
   `BaseRetriever` over recall (the `langchain` and `llama-index` extras); recall_items.py maps an item,
   recall_clients.py makes the clients.
