@@ -26,8 +26,20 @@ def main(argv: list[str] | None = None) -> int:
     ingest.add_argument(
         "--in-flight", type=at_least_one, default=1, help="batches posted at once by concurrent clients (1: in turn)"
     )
+    ingest.add_argument(
+        "--workspaces",
+        type=at_least_one,
+        default=1,
+        help="workspaces the batches go to in turn (writers of one workspace queue on its clock; of several, not)",
+    )
     ingest.add_argument("--lookups", type=int, default=2000)
     ingest.add_argument("--seed", type=int, default=7)
+
+    profile = kinds.add_parser("write-profile", help="where a claim batch's time goes: HTTP, service, each statement")
+    profile.add_argument("--batches", type=at_least_one, default=30)
+    profile.add_argument("--batch", type=at_least_one, default=1000)
+    profile.add_argument("--warmup", type=int, default=50_000, help="claims written first, untimed (a warm JVM)")
+    profile.add_argument("--seed", type=int, default=7)
 
     walk = kinds.add_parser("walk", help="premise-walk status latency on a large claim graph")
     walk.add_argument("--claims", type=int, default=1_000_000)

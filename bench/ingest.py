@@ -64,9 +64,15 @@ def _floor_row(claim: dict) -> dict:
     }
 
 
-def pending_embeddings(graph: GraphClient) -> int:
-    """The bench workspace's claims still waiting for their embedding (a warm-up's are not counted)."""
-    return sum(row["pending"] for row in graph.read_query("claims_pending_workspaces") if row["workspace"] == "bench")
+def workspace_of(n: int, workspaces: int) -> str:
+    """The workspace the n-th batch goes to: "bench", then "bench-1", "bench-2"... in turn."""
+    return "bench" if n % workspaces == 0 else f"bench-{n % workspaces}"
+
+
+def pending_embeddings(graph: GraphClient, workspaces: int) -> int:
+    """The bench workspaces' claims still waiting for their embedding (a warm-up's are not counted)."""
+    names = {workspace_of(n, workspaces) for n in range(workspaces)}
+    return sum(row["pending"] for row in graph.read_query("claims_pending_workspaces") if row["workspace"] in names)
 
 
 def process_cpu_s() -> float:
@@ -129,16 +135,18 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         def post(n: int) -> float:
             claims = batch(n)
             started = time.perf_counter()
-            response = http.post("/v1/claims", json={"claims": claims})
+            headers = {"X-Donto-Workspace": workspace_of(n, args.workspaces)}
+            response = http.post("/v1/claims", json={"claims": claims}, headers=headers)
             while response.status_code == 503 and len(refused) < 20:  # as donto's client does: wait, retry
                 refused.append(response.json()["error"]["code"])
                 time.sleep(float(response.headers.get("Retry-After", "1")))
-                response = http.post("/v1/claims", json={"claims": claims})
+                response = http.post("/v1/claims", json={"claims": claims}, headers=headers)
             response.raise_for_status()
             took = time.perf_counter() - started
             body = response.json()
-            ids.extend(c["id"] for c in body["claims"])
-            recorded.append(body["recorded_at"])
+            if workspace_of(n, args.workspaces) == "bench":  # the lookups below read this one
+                ids.extend(c["id"] for c in body["claims"])
+                recorded.append(body["recorded_at"])
             return took
 
         def floor(n: int) -> float:  # the same batch as bare nodes through the driver
@@ -164,13 +172,15 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 elapsed = time.perf_counter() - started
             meters.append(meter)
             floors = [floor(n) for n in range(count)]
-        backlog = pending_embeddings(graph)  # the API's embedder gives way to the writes, then catches up
+        # The API's embedder gives way to the writes, then catches up.
+        backlog = pending_embeddings(graph, args.workspaces)
         backlog_started, backlog_cpu = time.perf_counter(), process_cpu_s()
         while graph.write_query("bench_ingest_floor_clear", limit=10_000)[0]["deleted"]:
             pass
         per_batch, floor_rate = args.batch / statistics.median(posts), args.batch / statistics.median(floors)
         print(
-            f"ingest: {args.claims} claims in batches of {args.batch}, {args.in_flight} in flight: {elapsed:.1f} s, "
+            f"ingest: {args.claims} claims in batches of {args.batch}, {args.in_flight} in flight, "
+            f"{args.workspaces} workspace{'s' if args.workspaces > 1 else ''}: {elapsed:.1f} s, "
             f"{args.claims / elapsed:,.0f} claims/s (median batch {per_batch:,.0f} claims/s)"
         )
         print(
@@ -183,7 +193,8 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             + (f" per batch, {floor_rate / (args.claims / elapsed):.2f}x overall" if args.in_flight > 1 else "")
         )
         print(cpu_line(meters, args.claims, elapsed))
-        while s.api.run_workers and pending_embeddings(graph):  # (DONTO_RUN_WORKERS=false: nobody embeds)
+        # (DONTO_RUN_WORKERS=false: nobody embeds)
+        while s.api.run_workers and pending_embeddings(graph, args.workspaces):
             time.sleep(0.2)
         caught_up = time.perf_counter() - backlog_started
         loaded_mb = resident_mb()  # before this bench's own encode below
