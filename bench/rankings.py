@@ -5,8 +5,8 @@ Each conversation (LoCoMo or REALTALK, as `bench locomo` reads them) goes into a
 the file and the conversation, once: a workspace that already holds turns is not written again
 (`--fresh` writes into new ones). Every question with evidence (all categories, the adversarial
 included) is recalled in process with provenance, and its top `k` items are written as keys —
-`turn:<dia_id>`, `passage:<document>:<start>`, `claim:<id>` — with each item's source arm and
-`replaced_by`; the median time a recall took is printed (in process: REST adds the same to any
+`turn:<dia_id>`, `passage:<document>:<start>`, `claim:<id>` — with each item's source arm,
+`replaced_by` and `corrected_by`; the median time a recall took is printed (in process: REST adds the same to any
 version). `--compare BEFORE` reads an earlier file and prints every question whose ranking
 differs, then how many differ; it exits 1 when any does."""
 
@@ -61,7 +61,14 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                     took.append(result.took_ms)
                     items = result.items
                     rankings[f"{workspace.removesuffix(suffix)}#{n}"] = [
-                        {"key": item_key(i), "source": i.source, "replaced_by": i.replaced_by} for i in items
+                        {
+                            "key": item_key(i),
+                            "source": i.source,
+                            "replaced_by": i.replaced_by,
+                            # code before turn corrections has no such field; None there
+                            "corrected_by": getattr(i, "corrected_by", None),
+                        }
+                        for i in items
                     ]
                 print(f"{workspace}: {len(sample['qa'])} questions", flush=True)
     Path(args.out).write_text(json.dumps(rankings, indent=0, sort_keys=True))
