@@ -27,6 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
+
 from bench.common import CpuMeter, bench_settings, served_api, summary_ms, timed
 from donto.graph.client import GraphClient
 from donto.memory import Memory
@@ -104,21 +106,23 @@ def cpu_line(meters: list[CpuMeter], claims: int, elapsed: float) -> str:
     )
 
 
+def warm_up(http: httpx.Client, rng: random.Random, subjects: int, claims: int, batch: int) -> None:
+    """`claims` synthetic claims written through REST to another workspace, untimed. A fresh JVM
+    compiles Neo4j's hot paths as the writes come (C2 took 452 ms of CPU per batch over the first 20
+    batches, 11 ms after 120), so a bench that writes these first measures a warm server."""
+    for offset in range(0, claims, batch):
+        warm = [synthetic_claim(rng, subjects) for _ in range(min(batch, claims - offset))]
+        http.post("/v1/claims", json={"claims": warm}, headers={"X-Donto-Workspace": "bench-warmup"}).raise_for_status()
+    if claims:
+        print(f"warm-up: {claims:,} claims written to another workspace first, untimed")
+
+
 def run(settings: Settings, args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     subjects = max(1, args.claims // 10)
     with bench_settings(settings, args.throwaway) as s, served_api(s) as http, Memory(s) as memory:
         graph = memory.graph
-        # A fresh JVM compiles Neo4j's hot paths as the writes come (C2 took 452 ms of CPU per batch over
-        # the first 20 batches, 11 ms after 120): --warmup writes that many claims to another workspace
-        # first, untimed, so the figures are a warm server's.
-        for offset in range(0, args.warmup, args.batch):
-            warm = [synthetic_claim(rng, subjects) for _ in range(min(args.batch, args.warmup - offset))]
-            http.post(
-                "/v1/claims", json={"claims": warm}, headers={"X-Donto-Workspace": "bench-warmup"}
-            ).raise_for_status()
-        if args.warmup:
-            print(f"warm-up: {args.warmup:,} claims written to another workspace first, untimed")
+        warm_up(http, rng, subjects, args.warmup, args.batch)
         started_mb = resident_mb()
 
         def batch(n: int) -> list[dict]:

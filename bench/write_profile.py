@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bench.common import bench_settings, served_api
-from bench.ingest import synthetic_claim
+from bench.ingest import synthetic_claim, warm_up
 from donto.api.schemas.claims import ClaimIn
 from donto.memory import Memory
 from donto.settings import Settings
@@ -69,13 +69,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     subjects = max(1, (args.warmup + args.batches * args.batch) // 10)
     quiet = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
     with bench_settings(quiet, args.throwaway) as s, served_api(s) as http, Memory(s) as memory:
-        for offset in range(0, args.warmup, args.batch):
-            warm = [synthetic_claim(rng, subjects) for _ in range(min(args.batch, args.warmup - offset))]
-            http.post(
-                "/v1/claims", json={"claims": warm}, headers={"X-Donto-Workspace": "bench-warmup"}
-            ).raise_for_status()
-        if args.warmup:
-            print(f"warm-up: {args.warmup:,} claims written to another workspace first, untimed")
+        warm_up(http, rng, subjects, args.warmup, args.batch)
         clock = StatementClock(memory.graph)
         rest: list[float] = []
         service: list[float] = []

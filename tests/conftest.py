@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
-from scripted_llm import ScriptedLLM, scripted_llm
+from scripted_llm import Reply, ScriptedLLM, scripted_llm, with_llm
 
 from donto.embedding.encoder import Encoder
 from donto.memory import Memory
@@ -100,3 +100,27 @@ def llm() -> Iterator[ScriptedLLM]:
     """A scripted OpenAI-compatible endpoint on a real socket, one per test module."""
     with scripted_llm() as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
+    """An app whose LLM endpoint is the module's scripted one, and no workers: a test runs the jobs
+    it queues itself. A module that needs another app defines its own."""
+    from donto.api.main import create_app
+
+    with TestClient(create_app(with_llm(settings, llm))) as client:
+        yield client
+
+
+@pytest.fixture
+def xapi(extracting, workspace) -> Api:
+    return Api(extracting, workspace)
+
+
+@pytest.fixture
+def fresh_script(llm: ScriptedLLM) -> None:
+    """The scripted endpoint with no replies queued and none received: a module scripting each test
+    names it in `pytestmark = pytest.mark.usefixtures("fresh_script")`."""
+    llm.replies.clear()
+    llm.requests.clear()
+    llm.default = Reply("")

@@ -3,13 +3,9 @@ entities; identity-expanded reads; and the links extraction proposes (scripted L
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from fastapi.testclient import TestClient
-from scripted_llm import ScriptedLLM, lines, with_llm
+from scripted_llm import ScriptedLLM, lines
 
-from donto.settings import Settings
 from support import Api, claim
 
 
@@ -145,14 +141,6 @@ def test_identity_is_private_to_its_workspace(api: Api, client, melanie):
 # -- extraction proposes links ------------------------------------------------------------------
 
 TEXT = "Mel (Melanie to her boss) met José at the café. Jose paints; Melanie runs."
-
-
-@pytest.fixture(scope="module")
-def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
-    from donto.api.main import create_app
-
-    with TestClient(create_app(with_llm(settings, llm))) as client:
-        yield client
 
 
 def test_extraction_links_stated_identities_and_keys_alike_but_never_undoes_a_retraction(

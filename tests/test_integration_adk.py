@@ -6,50 +6,19 @@ what it saw; each test here asserts on one part of that report."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from support import ADMIN_KEY, REPO, served_api
+from support import framework_scenario
 
 QUESTION_ANSWER = "Booked: the Lisbon boardroom on Thursday, door code 4417."
-
-
-def adk_python() -> Path:
-    """.venv-adk's python (`make adk-venv`; `make test` makes it and names it)."""
-    named = os.environ.get("DONTO_TEST_ADK_PYTHON")
-    python = Path(named) if named else REPO / ".venv-adk" / "bin" / "python"
-    if not python.exists():
-        if named:
-            pytest.fail(f"DONTO_TEST_ADK_PYTHON={named}: no such file (`make adk-venv` makes it)")
-        pytest.skip("Google ADK runs in .venv-adk, not made here: `make adk-venv` makes it")
-    return python
 
 
 @pytest.fixture(scope="module")
 def report(settings) -> dict[str, Any]:
     """The scenario's report, run once in .venv-adk against this suite's server and a fresh workspace."""
-    python = adk_python()
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DONTO_") and k != "PYTHONPATH"}
-        env |= {"DONTO_URL": f"http://127.0.0.1:{port}", "DONTO_API_KEY": ADMIN_KEY}
-        env["DONTO_WORKSPACE"] = f"adk-{uuid.uuid4().hex[:10]}"
-        run = subprocess.run(
-            [str(python), str(REPO / "tests" / "frameworks" / "adk_scenario.py")],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-    assert run.returncode == 0, run.stdout + run.stderr
-    return json.loads(run.stdout)
+    return framework_scenario(settings, "adk", "Google ADK")
 
 
 def texts(entries: list[dict[str, Any]]) -> list[str]:

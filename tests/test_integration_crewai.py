@@ -6,53 +6,21 @@ what it saw; each test here asserts on one part of that report."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from support import ADMIN_KEY, REPO, served_api
+from support import framework_scenario
 
 DOOR = "The Lisbon boardroom door code is 4417."
 PARKING = "The Porto office parking spot is P-12."
 
 
-def crewai_python() -> Path:
-    """.venv-crewai's python (`make crewai-venv`; `make test` makes it and names it)."""
-    named = os.environ.get("DONTO_TEST_CREWAI_PYTHON")
-    python = Path(named) if named else REPO / ".venv-crewai" / "bin" / "python"
-    if not python.exists():
-        if named:
-            pytest.fail(f"DONTO_TEST_CREWAI_PYTHON={named}: no such file (`make crewai-venv` makes it)")
-        pytest.skip("CrewAI runs in .venv-crewai, not made here: `make crewai-venv` makes it")
-    return python
-
-
 @pytest.fixture(scope="module")
 def report(settings, tmp_path_factory) -> dict[str, Any]:
     """The scenario's report, run once in .venv-crewai against this suite's server and a fresh workspace."""
-    python = crewai_python()
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DONTO_") and k != "PYTHONPATH"}
-        env |= {"DONTO_URL": f"http://127.0.0.1:{port}", "DONTO_API_KEY": ADMIN_KEY}
-        env["DONTO_WORKSPACE"] = f"crewai-{uuid.uuid4().hex[:10]}"
-        env["HOME"] = str(tmp_path_factory.mktemp("crewai-home"))  # CrewAI writes its settings under the home
-        env.pop("OPENAI_API_KEY", None)  # no model is asked: nothing may reach one
-        run = subprocess.run(
-            [str(python), str(REPO / "tests" / "frameworks" / "crewai_scenario.py")],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-    assert run.returncode == 0, run.stdout + run.stderr
-    return json.loads(run.stdout)
+    home = tmp_path_factory.mktemp("crewai-home")  # CrewAI writes its settings under the home
+    return framework_scenario(settings, "crewai", "CrewAI", env={"HOME": str(home)})
 
 
 def contents(found: list[dict[str, Any]]) -> list[str]:

@@ -7,14 +7,10 @@ a real Neo4j; reads on both time axes and the premise walk."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from fastapi.testclient import TestClient
-from scripted_llm import Reply, ScriptedLLM, lines, with_llm
+from scripted_llm import ScriptedLLM, lines
 from scripted_llm import memorize_facts as memorize
 
-from donto.settings import Settings
 from support import Api, claim
 
 TEXT = "Lena: I moved to Glasgow in August. I love living by the Clyde. Oh, sorry, it was July, not August."
@@ -23,24 +19,7 @@ NEAR = {"id": "f2", "s": "Lena", "p": "lives_near", "o": "the Clyde", "hyp": Tru
 JULY = {**AUGUST, "id": "f3", "vf": "July", "corr": "August", "q": "sorry, it was July, not August"}
 
 
-@pytest.fixture(scope="module")
-def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
-    from donto.api.main import create_app
-
-    with TestClient(create_app(with_llm(settings, llm))) as client:
-        yield client
-
-
-@pytest.fixture
-def xapi(extracting, workspace) -> Api:
-    return Api(extracting, workspace)
-
-
-@pytest.fixture(autouse=True)
-def fresh_script(llm: ScriptedLLM) -> None:
-    llm.replies.clear()
-    llm.requests.clear()
-    llm.default = Reply("")
+pytestmark = pytest.mark.usefixtures("fresh_script")
 
 
 def facts_of(api: Api, job_id: str) -> list[dict]:

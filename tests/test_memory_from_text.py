@@ -4,14 +4,10 @@ the as-of read and the premise walk on what came of it, on a real Neo4j."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from fastapi.testclient import TestClient
-from scripted_llm import Reply, ScriptedLLM, with_llm
+from scripted_llm import ScriptedLLM
 from scripted_llm import memorize_facts as memorize
 
-from donto.settings import Settings
 from support import Api
 
 LISBON_TEXT = "Ann lives in Lisbon. Because of that she rides the Lisbon metro to the harbour every day."
@@ -36,24 +32,7 @@ PORTO = {
 }
 
 
-@pytest.fixture(scope="module")
-def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
-    from donto.api.main import create_app
-
-    with TestClient(create_app(with_llm(settings, llm))) as client:
-        yield client
-
-
-@pytest.fixture
-def xapi(extracting, workspace) -> Api:
-    return Api(extracting, workspace)
-
-
-@pytest.fixture(autouse=True)
-def fresh_script(llm: ScriptedLLM) -> None:
-    llm.replies.clear()
-    llm.requests.clear()
-    llm.default = Reply("")
+pytestmark = pytest.mark.usefixtures("fresh_script")
 
 
 def by_object(api: Api, predicate: str) -> dict[str, dict]:

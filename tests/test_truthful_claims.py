@@ -6,35 +6,13 @@ a real Neo4j: the assertions are on the words an agent reads."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from fastapi.testclient import TestClient
-from scripted_llm import Reply, ScriptedLLM, lines, with_llm
+from scripted_llm import ScriptedLLM, lines
 from scripted_llm import memorize_facts as memorize
 
-from donto.settings import Settings
 from support import Api
 
-
-@pytest.fixture(scope="module")
-def extracting(settings: Settings, llm: ScriptedLLM) -> Iterator[TestClient]:
-    from donto.api.main import create_app
-
-    with TestClient(create_app(with_llm(settings, llm))) as client:
-        yield client
-
-
-@pytest.fixture
-def xapi(extracting, workspace) -> Api:
-    return Api(extracting, workspace)
-
-
-@pytest.fixture(autouse=True)
-def fresh_script(llm: ScriptedLLM) -> None:
-    llm.replies.clear()
-    llm.requests.clear()
-    llm.default = Reply("")
+pytestmark = pytest.mark.usefixtures("fresh_script")
 
 
 def recall(api: Api, query: str, predicate: str, **scope) -> dict[str, dict]:
