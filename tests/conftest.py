@@ -22,7 +22,7 @@ from scripted_llm import Reply, ScriptedLLM, scripted_llm, with_llm
 from donto.embedding.encoder import Encoder
 from donto.memory import Memory
 from donto.settings import ApiSettings, EmbeddingSettings, LocalNeo4jSettings, Neo4jSettings, Settings
-from support import ADMIN_KEY, REPO, Api
+from support import ADMIN_KEY, REPO, Api, served_api
 
 UNIT = REPO / "tests" / "unit"
 
@@ -93,6 +93,15 @@ def workspace() -> str:
 @pytest.fixture
 def api(client, workspace) -> Api:
     return Api(client, workspace)
+
+
+@pytest.fixture(scope="module")
+def url(settings) -> Iterator[str]:
+    """The API under uvicorn on a loopback port, one per test module, no background workers: its
+    base URL, for a test that talks to donto over the network as a client or a framework does."""
+    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
+    with served_api(served) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

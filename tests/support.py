@@ -238,3 +238,14 @@ def write_chats_and_minutes(memory) -> None:
             ],
         )
     memory.register_document(text=MINUTES, title="Board minutes", occurred_at="2024-11-20T10:00:00Z")
+
+
+def workspace_with_chats_and_minutes(url: str, prefix: str) -> str:
+    """A new workspace (named `prefix-<random>`) on the API at `url`, holding the two chats and the
+    board minutes (write_chats_and_minutes); its name."""
+    import donto
+
+    workspace = f"{prefix}-{uuid.uuid4().hex[:10]}"
+    with donto.Client(url, api_key=ADMIN_KEY, workspace=workspace) as memory:
+        write_chats_and_minutes(memory)
+    return workspace

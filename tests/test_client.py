@@ -16,14 +16,7 @@ import pytest
 
 import donto
 from donto.api.schemas.recall import RecallIn
-from support import ADMIN_KEY, REPO, served_api
-
-
-@pytest.fixture(scope="module")
-def url(settings) -> Iterator[str]:
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        yield f"http://127.0.0.1:{port}"
+from support import ADMIN_KEY, REPO
 
 
 @pytest.fixture

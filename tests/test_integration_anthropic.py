@@ -26,7 +26,7 @@ from anthropic.lib.tools import ToolError  # noqa: E402
 
 import donto  # noqa: E402
 from donto.integrations.anthropic import DontoAsyncMemoryTool, DontoMemoryTool  # noqa: E402
-from support import ADMIN_KEY, served_api  # noqa: E402
+from support import ADMIN_KEY  # noqa: E402
 
 ESCAPES = [
     "/memories/../x",
@@ -41,13 +41,6 @@ ESCAPES = [
     "memories/x",
     "/memories//x",
 ]
-
-
-@pytest.fixture(scope="module")
-def url(settings) -> Iterator[str]:
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture

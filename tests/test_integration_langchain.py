@@ -10,7 +10,6 @@ import os
 import subprocess
 import uuid
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,23 +19,12 @@ from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 
 import donto
 from donto.integrations.langchain import DontoRetriever
-from support import ADMIN_KEY, MINUTES, REPO, served_api, write_chats_and_minutes
-
-
-@pytest.fixture(scope="module")
-def url(settings) -> Iterator[str]:
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        yield f"http://127.0.0.1:{port}"
+from support import ADMIN_KEY, MINUTES, REPO, workspace_with_chats_and_minutes
 
 
 @pytest.fixture(scope="module")
 def written(url) -> str:
-    """A workspace holding the two chats and the board minutes (tests/support.py); its name."""
-    workspace = f"langchain-{uuid.uuid4().hex[:10]}"
-    with donto.Client(url, api_key=ADMIN_KEY, workspace=workspace) as memory:
-        write_chats_and_minutes(memory)
-    return workspace
+    return workspace_with_chats_and_minutes(url, "langchain")
 
 
 @pytest.fixture

@@ -18,14 +18,7 @@ from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, PutOp, Sear
 
 import donto
 from donto.integrations.langgraph import DontoStore
-from support import ADMIN_KEY, served_api
-
-
-@pytest.fixture(scope="module")
-def url(settings) -> Iterator[str]:
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        yield f"http://127.0.0.1:{port}"
+from support import ADMIN_KEY
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ llama-index-core itself (scored nodes, its postprocessors, a workflow)."""
 from __future__ import annotations
 
 import asyncio
-import uuid
-from collections.abc import Iterator
 
 import pytest
 from llama_index.core.postprocessor import SimilarityPostprocessor
@@ -15,23 +13,12 @@ from llama_index.core.workflow import StartEvent, StopEvent, Workflow, step
 
 import donto
 from donto.integrations.llama_index import DontoRetriever
-from support import ADMIN_KEY, MINUTES, served_api, write_chats_and_minutes
-
-
-@pytest.fixture(scope="module")
-def url(settings) -> Iterator[str]:
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        yield f"http://127.0.0.1:{port}"
+from support import ADMIN_KEY, MINUTES, workspace_with_chats_and_minutes
 
 
 @pytest.fixture(scope="module")
 def written(url) -> str:
-    """A workspace holding the two chats and the board minutes (tests/support.py); its name."""
-    workspace = f"llama-index-{uuid.uuid4().hex[:10]}"
-    with donto.Client(url, api_key=ADMIN_KEY, workspace=workspace) as memory:
-        write_chats_and_minutes(memory)
-    return workspace
+    return workspace_with_chats_and_minutes(url, "llama-index")
 
 
 @pytest.fixture

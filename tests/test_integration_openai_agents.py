@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
@@ -20,7 +20,7 @@ from agents.testing import ScriptedModel, assistant_message, function_call  # no
 import donto  # noqa: E402
 from donto.integrations.openai_agents import DontoSession  # noqa: E402
 from donto.metadata import MAX_METADATA_BYTES  # noqa: E402
-from support import ADMIN_KEY, served_api  # noqa: E402
+from support import ADMIN_KEY  # noqa: E402
 
 T = TypeVar("T")
 
@@ -41,13 +41,6 @@ ITEMS: list[Any] = [
     {"role": "user", "content": [{"type": "input_text", "text": "Thanks — ação ✓"}]},
     {"type": "item_reference", "id": "msg_0"},
 ]
-
-
-@pytest.fixture(scope="module")
-def url(settings) -> Iterator[str]:
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture

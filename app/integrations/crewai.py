@@ -50,11 +50,11 @@ except ImportError as exc:  # CrewAI is an extra: say which, not just "no module
 
 from donto.client import Client, ConflictError
 from donto.integrations import crewai_records as mapping
+from donto.integrations.recall_items import best_by_document, recall_k
 
 __all__ = ["DontoMemory", "DontoStorage"]
 
 PAGE = 1000  # documents a listing page asks for (the server's most)
-MAX_RECALL_K = 200  # recall's most items
 MAX_QUERY_CHARS = 4000  # recall's question (RecallIn.query): a longer one is asked by its start
 SOURCE_TYPE = "unified_memory"  # what CrewAI's memory events name as their source
 
@@ -444,13 +444,9 @@ class DontoMemory(Memory):
         if not query.strip() or limit < 1:
             return []
         prefix = mapping.scope_prefix(scope)
-        k = min(MAX_RECALL_K, max(20, 4 * limit))  # a record may come as several passages, some filtered out
+        k = recall_k(limit)
         bundle = self.client.recall(query[:MAX_QUERY_CHARS], k=k, documents=[prefix], include_provenance=True)
-        scores: dict[str, float] = {}
-        for item in bundle.items:  # a record's best passage is its score
-            external = item.provenance.external_id if item.provenance else None
-            if external is not None and external.startswith(prefix):
-                scores[external] = max(scores.get(external, 0.0), item.relevance or 0.0)
+        scores = best_by_document(bundle.items, prefix)
         if not scores:
             return []
         page = self.client.list_documents(external_id=list(scores), limit=PAGE)

@@ -44,9 +44,9 @@ except ImportError as exc:  # pragma: no cover - what a user without the extra s
 from donto.client import AsyncClient, Client, ConflictError
 from donto.integrations import store_mapping as mapping
 from donto.integrations.client_steps import Call, Steps, adrive, drive
+from donto.integrations.recall_items import best_by_document, recall_k
 
 PAGE = 1000  # documents a listing page asks for (the server's most)
-MAX_RECALL_K = 200  # recall's most items
 SOURCE = "langgraph"  # the registered documents' `source`
 
 
@@ -198,13 +198,9 @@ class DontoStore(BaseStore):
             return kept[op.offset : op.offset + op.limit]
 
         wanted = op.offset + op.limit
-        k = min(MAX_RECALL_K, max(20, 4 * wanted))  # a document may come as several items
+        k = recall_k(wanted)
         bundle = yield Call("recall", {"query": op.query, "k": k, "documents": [prefix], "include_provenance": True})
-        scores: dict[str, float] = {}
-        for item in bundle.items:  # a document's best item is its score
-            external = item.provenance.external_id if item.provenance else None
-            if external is not None and external.startswith(prefix):
-                scores[external] = max(scores.get(external, 0.0), item.relevance or 0.0)
+        scores = best_by_document(bundle.items, prefix)
         if not scores:
             return []
         page = yield Call("list_documents", {"external_id": list(scores)})

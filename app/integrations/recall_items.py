@@ -15,6 +15,7 @@ so a reader of a Document or a Node finds what docs/reference/rest.md documents:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,26 @@ from donto.api.schemas.recall import RecallItemOut
 # Set on claims (state, context, hypothesis, standing) or on replaced turns and passages (replaced_by);
 # left out of the metadata where the API leaves them out.
 OPTIONAL_FIELDS = ("state", "context", "hypothesis", "standing", "replaced_by")
+
+
+MAX_RECALL_K = 200  # recall's most items
+
+
+def recall_k(wanted: int) -> int:
+    """How many items to recall for `wanted` records that an adapter keeps as documents: a record may
+    come back as several passages, and some are filtered out after."""
+    return min(MAX_RECALL_K, max(20, 4 * wanted))
+
+
+def best_by_document(items: Iterable[RecallItemOut], prefix: str) -> dict[str, float]:
+    """The external ids (under `prefix`) of the documents the recalled items come from, each scored
+    by its best item's relevance, in recall's order: a document's best passage is its score."""
+    scores: dict[str, float] = {}
+    for item in items:
+        external = item.provenance.external_id if item.provenance else None
+        if external is not None and external.startswith(prefix):
+            scores[external] = max(scores.get(external, 0.0), item.relevance or 0.0)
+    return scores
 
 
 def instant_text(value: str | datetime | None) -> str | None:
