@@ -115,9 +115,9 @@ def served_api(settings) -> Iterator[int]:
         thread.join(timeout=30)
 
 
-def framework_scenario(settings, framework: str, title: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+def framework_scenario(url: str, framework: str, title: str, env: dict[str, str] | None = None) -> dict[str, Any]:
     """tests/frameworks/<framework>_scenario.py's report (JSON on its stdout), run once in
-    .venv-<framework> against this suite's API on a loopback port and a fresh workspace. A framework
+    .venv-<framework> against the API at `url` (the suite's `url` fixture) and a fresh workspace. A framework
     that pins what the server needs to other versions gets a virtualenv of its own: `make
     <framework>-venv` makes it, and `make test` makes it and names its python in
     DONTO_TEST_<FRAMEWORK>_PYTHON, so a missing one fails there and is skipped elsewhere."""
@@ -128,21 +128,19 @@ def framework_scenario(settings, framework: str, title: str, env: dict[str, str]
         if named:
             pytest.fail(f"{variable}={named}: no such file (`make {framework}-venv` makes it)")
         pytest.skip(f"{title} runs in .venv-{framework}, not made here: `make {framework}-venv` makes it")
-    served = settings.model_copy(update={"api": settings.api.model_copy(update={"run_workers": False})})
-    with served_api(served) as port:
-        scenario_env = {k: v for k, v in os.environ.items() if not k.startswith("DONTO_") and k != "PYTHONPATH"}
-        scenario_env |= {"DONTO_URL": f"http://127.0.0.1:{port}", "DONTO_API_KEY": ADMIN_KEY}
-        scenario_env["DONTO_WORKSPACE"] = f"{framework}-{uuid.uuid4().hex[:10]}"
-        scenario_env.pop("OPENAI_API_KEY", None)  # a scenario asks no model: nothing may reach one
-        scenario_env |= env or {}
-        run = subprocess.run(
-            [str(python), str(REPO / "tests" / "frameworks" / f"{framework}_scenario.py")],
-            cwd=REPO,
-            env=scenario_env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+    scenario_env = {k: v for k, v in os.environ.items() if not k.startswith("DONTO_") and k != "PYTHONPATH"}
+    scenario_env |= {"DONTO_URL": url, "DONTO_API_KEY": ADMIN_KEY}
+    scenario_env["DONTO_WORKSPACE"] = f"{framework}-{uuid.uuid4().hex[:10]}"
+    scenario_env.pop("OPENAI_API_KEY", None)  # a scenario asks no model: nothing may reach one
+    scenario_env |= env or {}
+    run = subprocess.run(
+        [str(python), str(REPO / "tests" / "frameworks" / f"{framework}_scenario.py")],
+        cwd=REPO,
+        env=scenario_env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     return json.loads(run.stdout)
 

@@ -16,9 +16,9 @@ QUESTION_ANSWER = "Booked: the Lisbon boardroom on Thursday, door code 4417."
 
 
 @pytest.fixture(scope="module")
-def report(settings) -> dict[str, Any]:
+def report(url) -> dict[str, Any]:
     """The scenario's report, run once in .venv-adk against this suite's server and a fresh workspace."""
-    return framework_scenario(settings, "adk", "Google ADK")
+    return framework_scenario(url, "adk", "Google ADK")
 
 
 def texts(entries: list[dict[str, Any]]) -> list[str]:

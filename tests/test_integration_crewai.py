@@ -17,10 +17,10 @@ PARKING = "The Porto office parking spot is P-12."
 
 
 @pytest.fixture(scope="module")
-def report(settings, tmp_path_factory) -> dict[str, Any]:
+def report(url, tmp_path_factory) -> dict[str, Any]:
     """The scenario's report, run once in .venv-crewai against this suite's server and a fresh workspace."""
     home = tmp_path_factory.mktemp("crewai-home")  # CrewAI writes its settings under the home
-    return framework_scenario(settings, "crewai", "CrewAI", env={"HOME": str(home)})
+    return framework_scenario(url, "crewai", "CrewAI", env={"HOME": str(home)})
 
 
 def contents(found: list[dict[str, Any]]) -> list[str]:
